@@ -1,0 +1,157 @@
+//! The few things a search needs to know about a game.
+//!
+//! Othello is the first implementation, Nine Men's Morris the second. The search, the
+//! engine controller and the perft harness are generic over [`Game`]; only game-specific
+//! accelerations (the Othello endgame solver) look behind it.
+
+use std::fmt;
+
+/// A search score, from the point of view of the side to move.
+///
+/// Each game chooses its unit: Othello counts in hundredths of a disc
+/// (see `othello::DISC`), Nine Men's Morris in its own evaluation units with
+/// [`WIN_SCORE`] for a won game.
+pub type Score = i32;
+
+/// Larger than any score a game or evaluation may return.
+pub const INFINITY: Score = 1_000_000;
+
+/// The score of a won game in games that have no margin of victory (mill); a win found
+/// `n` plies from the root scores `WIN_SCORE - n`, so that faster wins are preferred.
+pub const WIN_SCORE: Score = 100_000;
+
+/// The two players. Othello's first player is Black, Nine Men's Morris's is White.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game position that the search can explore.
+///
+/// Positions are small values: `play` returns a new one (copy-make), which keeps the
+/// search free of undo bookkeeping.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// One move, including a pass where the game has passes.
+    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+    /// The legal moves of a position: a fixed-capacity list for games with few moves.
+    type Moves: AsRef<[Self::Move]>;
+
+    /// The legal moves. Empty exactly when the game is over; a side that must pass gets
+    /// the single pass move.
+    fn legal_moves(&self) -> Self::Moves;
+
+    /// The position after `mv`, which must be one of `legal_moves()`.
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// True when the game has ended.
+    fn is_game_over(&self) -> bool;
+
+    /// The result of an ended game from the side to move's point of view, in the game's
+    /// score unit.
+    fn final_score(&self) -> Score;
+
+    /// The player to move.
+    fn side_to_move(&self) -> Color;
+
+    /// A 64-bit hash of everything that decides the game's future.
+    fn hash(&self) -> u64;
+
+    /// Parses a move in the game's standard notation, checking it is legal here.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+
+    /// Writes a move in the game's standard notation (lower case).
+    fn format_move(&self, mv: Self::Move) -> String;
+}
+
+/// A list of at most `N` moves on the stack: move generation allocates nothing.
+#[derive(Clone, Copy)]
+pub struct MoveList<M: Copy + Default, const N: usize> {
+    moves: [M; N],
+    len: usize,
+}
+
+impl<M: Copy + Default, const N: usize> MoveList<M, N> {
+    pub fn new() -> Self {
+        MoveList {
+            moves: [M::default(); N],
+            len: 0,
+        }
+    }
+
+    /// Adds a move; the capacity is chosen above the game's maximum, so this never fails.
+    #[inline]
+    pub fn push(&mut self, mv: M) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<M: Copy + Default, const N: usize> AsRef<[M]> for MoveList<M, N> {
+    fn as_ref(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+}
+
+impl<M: Copy + Default + fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_ref()).finish()
+    }
+}
+
+/// Counts the leaves of the game tree `depth` plies deep. A game that ends earlier is one
+/// leaf; a pass is a ply.
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    let moves = moves.as_ref();
+    if moves.is_empty() {
+        return 1;
+    }
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves.iter().map(|&mv| perft(&pos.play(mv), depth - 1)).sum()
+}

@@ -1,0 +1,4 @@
+//! iago: an Othello engine, with Nine Men's Morris on the same search and protocols.
+
+pub mod game;
+pub mod othello;

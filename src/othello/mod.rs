@@ -1,0 +1,9 @@
+//! Othello (Reversi): the first [`Game`](crate::game::Game).
+
+pub mod bitboard;
+pub mod position;
+pub mod square;
+
+pub use position::{DISC, Position};
+pub use square::Move;
+pub mod perft;

@@ -153,5 +153,8 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 1 {
         return moves.len() as u64;
     }
-    moves.iter().map(|&mv| perft(&pos.play(mv), depth - 1)).sum()
+    moves
+        .iter()
+        .map(|&mv| perft(&pos.play(mv), depth - 1))
+        .sum()
 }

@@ -58,7 +58,12 @@ fn count_impl(
     let mut total = 0;
     for square in Squares(moves) {
         let flipped = bitboard::flips(square, player, opponent);
-        total += recurse(opponent ^ flipped, player ^ flipped ^ (1 << square), depth - 1, false);
+        total += recurse(
+            opponent ^ flipped,
+            player ^ flipped ^ (1 << square),
+            depth - 1,
+            false,
+        );
     }
     total
 }
@@ -70,10 +75,9 @@ fn count(player: u64, opponent: u64, depth: u32, passed: bool) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,lzcnt")]
 fn count_fast(player: u64, opponent: u64, depth: u32, passed: bool) -> u64 {
+    // Calling a function with the same target features from here needs no `unsafe`.
     count_impl(player, opponent, depth, passed, |p, o, d, pa| {
-        // SAFETY: only reached from a function compiled for, and entered after detecting,
-        // the same features.
-        unsafe { count_fast(p, o, d, pa) }
+        count_fast(p, o, d, pa)
     })
 }
 
@@ -88,7 +92,11 @@ mod tests {
             let pos = Position::start();
             assert_eq!(perft(&pos, depth as u32), leaves, "depth {depth}");
             assert_eq!(perft_portable(&pos, depth as u32), leaves, "depth {depth}");
-            assert_eq!(crate::game::perft(&pos, depth as u32), leaves, "depth {depth}");
+            assert_eq!(
+                crate::game::perft(&pos, depth as u32),
+                leaves,
+                "depth {depth}"
+            );
         }
     }
 }

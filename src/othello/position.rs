@@ -188,7 +188,9 @@ impl Game for Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let mv: Move = text.parse().map_err(|e: super::square::NotationError| e.to_string())?;
+        let mv: Move = text
+            .parse()
+            .map_err(|e: super::square::NotationError| e.to_string())?;
         match self.try_play(mv) {
             Some(_) => Ok(mv),
             None => Err(format!("illegal move {mv}")),

@@ -1,11 +1,36 @@
-fn main() {
-    env_logger::init();
-    let depth: u32 = std::env::args()
-        .nth(1)
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(11);
-    let t = std::time::Instant::now();
-    let n = iago::othello::perft::perft(&iago::othello::Position::start(), depth);
-    let s = t.elapsed().as_secs_f64();
-    println!("{n} {s:.3}s {:.1} M/s", n as f64 / s / 1e6);
+//! The `iago` command: engine mode (a protocol on stdin/stdout) by default, or one of the
+//! subcommands below. Each subcommand lives in its own module under `cli/`.
+
+mod cli;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on stdin/stdout
+       iago perft [OPTIONS] DEPTH [POSITION]
+       iago help
+
+Run `iago SUBCOMMAND --help` for a subcommand's options.";
+
+fn main() -> ExitCode {
+    // Logs go to stderr only: stdout belongs to the protocol.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rest = args.get(1..).unwrap_or_default();
+    let result = match args.first().map(String::as_str) {
+        Some("perft") => cli::perft::run(rest),
+        Some("help" | "--help" | "-h") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => cli::engine::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("iago: {message}");
+            ExitCode::from(2)
+        }
+    }
 }

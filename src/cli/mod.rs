@@ -1,0 +1,4 @@
+//! Subcommands of the `iago` binary, one module each.
+
+pub mod engine;
+pub mod perft;

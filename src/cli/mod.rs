@@ -1,4 +1,5 @@
 //! Subcommands of the `iago` binary, one module each.
 
 pub mod engine;
+pub mod match_cmd;
 pub mod perft;

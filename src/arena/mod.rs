@@ -1,0 +1,28 @@
+//! The match runner: engines as subprocesses driven over NBoard or GTP exactly as a GUI or
+//! an arena drives them, games refereed with iago's own rules, openings played with
+//! colours swapped, statistics (Elo with a 95% interval, SPRT, cross-table) and GGF
+//! records. `iago match` and `scripts/tournament` are its command lines.
+//!
+//! Layers, from the bottom: [`process`] (lines in and out of a subprocess, with deadlines),
+//! [`nboard`] and [`gtp`] (the two protocols behind the [`driver::Driver`] trait),
+//! [`game`] (one refereed game), [`runner`] (the schedule and the worker threads),
+//! [`stats`] and [`report`] (numbers and tables).
+
+pub mod driver;
+pub mod game;
+pub mod gtp;
+pub mod nboard;
+pub mod openings;
+pub mod process;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+
+pub use driver::{FaultKind, TimeControl};
+pub use game::MoveLimits;
+pub use openings::Opening;
+pub use runner::{MatchConfig, MatchSummary, run_match};
+pub use spec::{EngineSpec, Protocol};
+pub use stats::{Sprt, Tally};

@@ -1,0 +1,143 @@
+//! Start positions for matches. An opening is a start position and the moves played from
+//! it; each is played twice with colours swapped, so that neither engine profits from a
+//! lopsided one.
+//!
+//! An opening file has one opening per line: a move sequence (`f5d6c3d3c4`, spaces and
+//! commas allowed, `pa` for a pass), optionally followed by a tab or ` # ` and a comment.
+//! Empty lines and lines starting with `#` are skipped.
+//!
+//! The default set, `balanced-openings.txt` beside this file, is built into the binary;
+//! its header says which command made it.
+
+use std::fmt;
+
+use crate::othello::{Move, Position};
+
+/// The default opening set: balanced positions after a few plies (see its header).
+pub const DEFAULT_OPENINGS: &str = include_str!("balanced-openings.txt");
+
+/// A start position and moves leading on from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The standard start position with no moves.
+    pub fn standard() -> Opening {
+        Opening {
+            start: Position::start(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position the opening leads to.
+    pub fn position(&self) -> Position {
+        self.moves
+            .iter()
+            .fold(self.start, |pos, &mv| pos.try_play(mv).unwrap_or(pos))
+    }
+
+    /// Reads a move sequence from the standard start, checking every move is legal.
+    pub fn from_moves(text: &str) -> Result<Opening, String> {
+        let compact: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != ',')
+            .collect();
+        if !compact.is_ascii() || !compact.len().is_multiple_of(2) {
+            return Err(format!("{text:?} is not a sequence of moves like f5d6c3"));
+        }
+        let mut pos = Position::start();
+        let mut moves = Vec::new();
+        for index in (0..compact.len()).step_by(2) {
+            let word = &compact[index..index + 2];
+            let mv: Move = word
+                .parse()
+                .map_err(|e| format!("move {} of {text:?}: {e}", index / 2 + 1))?;
+            pos = pos.try_play(mv).ok_or_else(|| {
+                format!("move {} of {text:?}: {word} is not legal", index / 2 + 1)
+            })?;
+            moves.push(mv);
+        }
+        Ok(Opening {
+            start: Position::start(),
+            moves,
+        })
+    }
+}
+
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for mv in &self.moves {
+            if mv.is_pass() {
+                f.write_str("pa")?;
+            } else {
+                write!(f, "{mv}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads an opening file's text (see the module documentation).
+pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let content = line.split(['\t', '#']).next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let opening = parse_opening(content).map_err(|e| format!("line {}: {e}", number + 1))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err("no openings found".into());
+    }
+    Ok(openings)
+}
+
+/// One opening: a move sequence from the standard start (`-` or `start` for none).
+pub fn parse_opening(text: &str) -> Result<Opening, String> {
+    match text.trim() {
+        "-" | "start" => Ok(Opening::standard()),
+        moves => Opening::from_moves(moves),
+    }
+}
+
+/// The default set, read from the text built into the binary.
+pub fn default_openings() -> Vec<Opening> {
+    parse_openings(DEFAULT_OPENINGS).unwrap_or_else(|_| vec![Opening::standard()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_sequences() {
+        let opening = Opening::from_moves("f5d6 c3,d3c4").unwrap();
+        assert_eq!(opening.moves.len(), 5);
+        assert_eq!(opening.to_string(), "f5d6c3d3c4");
+        assert_eq!(opening.position().empty_count(), 55);
+        assert!(Opening::from_moves("f5f5").is_err());
+        assert!(Opening::from_moves("f5d").is_err());
+        assert!(Opening::from_moves("a1").is_err());
+    }
+
+    #[test]
+    fn opening_files() {
+        let text = "# a comment\n\nf5d6\tPerpendicular\nf5f6 # Parallel\n-\n";
+        let openings = parse_openings(text).unwrap();
+        assert_eq!(openings.len(), 3);
+        assert_eq!(openings[2], Opening::standard());
+        assert!(parse_openings("f5d6\nzz\n").unwrap_err().contains("line 2"));
+        assert!(parse_openings("# nothing\n").is_err());
+    }
+
+    #[test]
+    fn the_default_set_is_read_and_balanced_in_size() {
+        let openings = parse_openings(DEFAULT_OPENINGS).unwrap();
+        assert!(openings.len() >= 50, "{}", openings.len());
+    }
+}

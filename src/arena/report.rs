@@ -1,0 +1,211 @@
+//! Text for people: the live progress line and the final tables of a match.
+
+use std::fmt::Write as _;
+
+use super::driver::FaultKind;
+use super::runner::MatchSummary;
+use super::stats::{SprtVerdict, Tally};
+
+/// `[ 37/100] a vs b 30-2-5 (83.8%) Elo +281 ±150 LLR 1.23 (-2.94, 2.94) forfeits 1`
+pub fn progress_line(summary: &MatchSummary) -> String {
+    let mut line = format!(
+        "[{:>width$}/{}]",
+        summary.games_played,
+        summary.games_scheduled,
+        width = summary.games_scheduled.to_string().len()
+    );
+    if let [pairing] = summary.pairings.as_slice() {
+        let tally = pairing.tally;
+        let _ = write!(
+            line,
+            " {} vs {} {}-{}-{} ({}) Elo {}",
+            summary.names[pairing.first],
+            summary.names[pairing.second],
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            percent(tally.score()),
+            elo_text(&tally)
+        );
+    } else {
+        for (index, stats) in summary.engines.iter().enumerate() {
+            let _ = write!(
+                line,
+                " {} {:.1}/{}",
+                summary.names[index], stats.points, stats.games
+            );
+        }
+    }
+    if let Some(state) = &summary.sprt {
+        let (lower, upper) = state.test.bounds();
+        let _ = write!(line, " LLR {:.2} ({lower:.2}, {upper:.2})", state.llr);
+    }
+    let forfeits: u32 = summary
+        .engines
+        .iter()
+        .flat_map(|e| e.forfeits.values())
+        .sum();
+    if forfeits > 0 {
+        let _ = write!(line, " forfeits {forfeits}");
+    }
+    line
+}
+
+/// The final report: pairings, engines, the SPRT verdict and, for three engines or more,
+/// the cross-table.
+pub fn final_report(summary: &MatchSummary) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{} of {} games played in {:.1} s",
+        summary.games_played, summary.games_scheduled, summary.wall_seconds
+    );
+    let name_width = summary
+        .names
+        .iter()
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(4)
+        .max(6);
+    let pair_width = (2 * name_width + 4).max(8);
+    let _ = writeln!(
+        text,
+        "\n{:<pair_width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<16} {:>7}",
+        "Pairing", "Games", "W", "D", "L", "Score", "Elo (95%)", "Discs"
+    );
+    for pairing in &summary.pairings {
+        let tally = pairing.tally;
+        let label = format!(
+            "{} vs {}",
+            summary.names[pairing.first], summary.names[pairing.second]
+        );
+        let discs = pairing
+            .mean_discs()
+            .map_or("-".to_string(), |d| format!("{d:+.1}"));
+        let _ = writeln!(
+            text,
+            "{label:<pair_width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<16} {discs:>7}",
+            tally.games(),
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            percent(tally.score()),
+            elo_text(&tally),
+        );
+    }
+    let _ = writeln!(
+        text,
+        "(W/D/L, score, Elo and discs from the first engine's side; discs: mean final disc\n\
+         difference of the games played to the end)"
+    );
+    let _ = writeln!(
+        text,
+        "\n{:<name_width$} {:>6} {:>7} {:>7} {:>11}  Forfeits",
+        "Engine", "Games", "Points", "Score", "Time/move"
+    );
+    for (index, stats) in summary.engines.iter().enumerate() {
+        let score = (stats.games > 0).then(|| stats.points / f64::from(stats.games));
+        let time = stats
+            .seconds_per_move()
+            .map_or("-".to_string(), |s| format!("{:.4} s", s));
+        let forfeits = if stats.forfeits.is_empty() {
+            "none".to_string()
+        } else {
+            FaultKind::ALL
+                .iter()
+                .filter_map(|kind| {
+                    stats
+                        .forfeits
+                        .get(kind)
+                        .map(|count| format!("{} {count}", kind.name()))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            text,
+            "{:<name_width$} {:>6} {:>7.1} {:>7} {time:>11}  {forfeits}",
+            summary.names[index],
+            stats.games,
+            stats.points,
+            percent(score),
+        );
+    }
+    if let Some(state) = &summary.sprt {
+        let (lower, upper) = state.test.bounds();
+        let verdict = match state.verdict {
+            Some(SprtVerdict::AcceptH1) => "H1 accepted",
+            Some(SprtVerdict::AcceptH0) => "H0 accepted",
+            None => "no decision",
+        };
+        let _ = writeln!(
+            text,
+            "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} in ({lower:.3}, {upper:.3}): {verdict}",
+            state.test.elo0, state.test.elo1, state.test.alpha, state.test.beta, state.llr
+        );
+    }
+    if summary.names.len() > 2 {
+        text.push_str(&cross_table(summary, name_width));
+    }
+    text
+}
+
+/// Points each engine (row) scored against each other (column), out of the games played.
+fn cross_table(summary: &MatchSummary, name_width: usize) -> String {
+    let cell = 11usize;
+    let mut text = format!(
+        "\nCross-table (row's points / games against column)\n{:<name_width$}",
+        ""
+    );
+    for name in &summary.names {
+        let _ = write!(text, " {name:>cell$}");
+    }
+    text.push('\n');
+    for (row, name) in summary.names.iter().enumerate() {
+        let _ = write!(text, "{name:<name_width$}");
+        for column in 0..summary.names.len() {
+            let entry = summary.pairings.iter().find_map(|p| {
+                if p.first == row && p.second == column {
+                    Some(p.tally)
+                } else if p.first == column && p.second == row {
+                    Some(p.tally.reversed())
+                } else {
+                    None
+                }
+            });
+            let value = match entry {
+                Some(tally) => format!("{}/{}", tally.points(), tally.games()),
+                None => "-".to_string(),
+            };
+            let _ = write!(text, " {value:>cell$}");
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn percent(score: Option<f64>) -> String {
+    score.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s))
+}
+
+/// `+281 ± 150`; an infinite value or margin is written `inf`.
+fn elo_text(tally: &Tally) -> String {
+    match tally.elo() {
+        None => "-".to_string(),
+        Some(estimate) => {
+            let elo = if estimate.elo.is_finite() {
+                format!("{:+.0}", estimate.elo)
+            } else if estimate.elo > 0.0 {
+                "+inf".to_string()
+            } else {
+                "-inf".to_string()
+            };
+            let margin = if estimate.margin.is_finite() {
+                format!("{:.0}", estimate.margin)
+            } else {
+                "inf".to_string()
+            };
+            format!("{elo} ± {margin}")
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Match statistics: the Elo difference implied by a score, its 95% confidence interval,
+//! and the sequential probability ratio test (SPRT) that stops a match once it has
+//! decided between two Elo hypotheses.
+//!
+//! Elo is logistic: an expected score `s` means a difference of `-400 log10(1/s - 1)`.
+//! The interval and the SPRT use the per-game score variance of the wins, draws and
+//! losses (a normal approximation, as the usual test frameworks do).
+
+/// The two-sided 95% quantile of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wins, draws and losses of one side of a pairing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        f64::from(self.wins) + 0.5 * f64::from(self.draws)
+    }
+
+    /// The mean score per game, in [0, 1]; `None` before any game.
+    pub fn score(&self) -> Option<f64> {
+        let games = self.games();
+        (games > 0).then(|| self.points() / f64::from(games))
+    }
+
+    /// The same games from the opponent's side.
+    pub fn reversed(&self) -> Tally {
+        Tally {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
+    /// The variance of one game's score around the mean.
+    fn variance(&self) -> Option<f64> {
+        let mean = self.score()?;
+        let games = f64::from(self.games());
+        Some(
+            (f64::from(self.wins) * (1.0 - mean).powi(2)
+                + f64::from(self.draws) * (0.5 - mean).powi(2)
+                + f64::from(self.losses) * mean.powi(2))
+                / games,
+        )
+    }
+
+    /// The Elo difference and the half-width of its 95% interval. Either may be infinite
+    /// (all games won or lost, or an interval that reaches a sure result).
+    pub fn elo(&self) -> Option<EloEstimate> {
+        let mean = self.score()?;
+        let spread = Z95 * (self.variance()? / f64::from(self.games())).sqrt();
+        let low = elo_from_score(mean - spread);
+        let high = elo_from_score(mean + spread);
+        Some(EloEstimate {
+            elo: elo_from_score(mean),
+            margin: (high - low) / 2.0,
+        })
+    }
+}
+
+/// An Elo difference with the half-width of its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EloEstimate {
+    pub elo: f64,
+    pub margin: f64,
+}
+
+/// The logistic Elo difference that gives expected score `score`: ±infinity at 1 and 0.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score >= 1.0 {
+        f64::INFINITY
+    } else if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        400.0 * (score / (1.0 - score)).log10()
+    }
+}
+
+/// The expected score of a side `elo` points stronger.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The SPRT between H0: Elo = `elo0` and H1: Elo = `elo1`, with error rates `alpha`
+/// (accepting H1 when H0 holds) and `beta` (accepting H0 when H1 holds).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// The SPRT's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    /// H1 accepted: the first engine is at least `elo1` stronger.
+    AcceptH1,
+    /// H0 accepted: it is not stronger than `elo0`.
+    AcceptH0,
+}
+
+impl Sprt {
+    /// Checks the parameters: `elo0 < elo1`, both error rates in (0, 0.5).
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        if elo0.is_nan() || elo1.is_nan() || elo0 >= elo1 {
+            return Err(format!("SPRT needs elo0 < elo1 (got {elo0} and {elo1})"));
+        }
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(format!(
+                    "SPRT {name} must be between 0 and 0.5 (got {value})"
+                ));
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The (lower, upper) bounds of the log-likelihood ratio: below the lower H0 is
+    /// accepted, above the upper H1.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 after `tally`, in the normal
+    /// approximation: `n (s1 - s0) (2 m - s0 - s1) / (2 v)` with mean score `m`, per-game
+    /// variance `v` and the scores `s0`, `s1` that the hypotheses predict. Zero while the
+    /// variance is zero (no information on the spread yet).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let (Some(mean), Some(variance)) = (tally.score(), tally.variance()) else {
+            return 0.0;
+        };
+        if variance <= 0.0 {
+            return 0.0;
+        }
+        let s0 = score_from_elo(self.elo0);
+        let s1 = score_from_elo(self.elo1);
+        f64::from(tally.games()) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The verdict after `tally`, if the test has decided.
+    pub fn verdict(&self, tally: &Tally) -> Option<SprtVerdict> {
+        let llr = self.llr(tally);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Some(SprtVerdict::AcceptH1)
+        } else if llr <= lower {
+            Some(SprtVerdict::AcceptH0)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_scores() {
+        assert_eq!(elo_from_score(0.5), 0.0);
+        // 3:1 odds: 400 log10 3.
+        assert!((elo_from_score(0.75) - 190.848_501_887_865).abs() < 1e-9);
+        assert!((score_from_elo(190.848_501_887_865) - 0.75).abs() < 1e-12);
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+    }
+}

@@ -1,0 +1,179 @@
+//! `iago match`: plays engines against each other (see `arena`) and prints the table.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use iago::arena::{
+    EngineSpec, MatchConfig, MoveLimits, Sprt, TimeControl, openings, report, run_match,
+};
+
+const HELP: &str =
+    "usage: iago match --engine NAME=PROTOCOL:COMMAND --engine NAME=PROTOCOL:COMMAND [OPTIONS]
+
+Plays games between two or more engines (every pair for a round robin), each driven as a
+subprocess over its protocol (nboard or gtp) the way a GUI drives it. COMMAND is a shell
+command line. Moves are checked with iago's rules; an illegal move, a crash, unreadable
+output or a timeout loses the game by forfeit and the engine is restarted.
+
+Options:
+  --games N              games per pair of engines (default 100)
+  --depth D              fixed search depth
+  --movetime MS          fixed time per move in milliseconds (the default: 1000)
+  --clock SECONDS        a game clock per player
+  --move-cap SECONDS     longest time for one move before a loss on time (default: 60 at
+                         fixed depth, twice the move time (at least move time + 1 s), or
+                         the whole clock)
+  --margin MS            tolerance over an exhausted clock (default 500)
+  --concurrency N        games at once (default: the number of cores)
+  --openings FILE        opening file: one move sequence per line (default: the built-in
+                         balanced set); each opening is played twice, colours swapped
+  --start MOVES          play every game from this one opening (`start` for none)
+  --out FILE.ggf         write every game as a GGF record, one per line
+  --sprt ELO0,ELO1       stop when the SPRT decides between the two Elo hypotheses
+  --alpha A, --beta B    the SPRT's error rates (default 0.05 each)
+  --startup SECONDS      time an engine gets to start (default 30)
+  --quiet                no progress line on stderr";
+
+/// Runs `iago match` with `args`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let Some(config) = parse_args(args)? else {
+        println!("{HELP}");
+        return Ok(());
+    };
+    let summary = run_match(&config)?;
+    print!("{}", report::final_report(&summary));
+    Ok(())
+}
+
+/// The match described by `args`; `None` when help was asked for.
+fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
+    let mut engines = Vec::new();
+    let mut games = 100u32;
+    let mut time_control = None;
+    let mut move_cap = None;
+    let mut margin = Duration::from_millis(500);
+    let mut concurrency = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut openings_source = None;
+    let mut out = None;
+    let mut sprt_elos = None;
+    let (mut alpha, mut beta) = (0.05, 0.05);
+    let mut startup = Duration::from_secs(30);
+    let mut progress = true;
+    let mut words = args.iter();
+    while let Some(option) = words.next() {
+        let mut value = |name: &str| {
+            words
+                .next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        let mut set_time = |control: TimeControl| match time_control.replace(control) {
+            None => Ok(()),
+            Some(_) => Err("give only one of --depth, --movetime and --clock".to_string()),
+        };
+        match option.as_str() {
+            "--help" | "-h" => return Ok(None),
+            "--engine" => engines.push(value("--engine")?.parse::<EngineSpec>()?),
+            "--games" => games = number(&value("--games")?, "--games")?,
+            "--depth" => set_time(TimeControl::Depth(number(&value("--depth")?, "--depth")?))?,
+            "--movetime" => set_time(TimeControl::MoveTime(Duration::from_millis(number(
+                &value("--movetime")?,
+                "--movetime",
+            )?)))?,
+            "--clock" => set_time(TimeControl::Clock(seconds(&value("--clock")?, "--clock")?))?,
+            "--move-cap" => move_cap = Some(seconds(&value("--move-cap")?, "--move-cap")?),
+            "--margin" => margin = Duration::from_millis(number(&value("--margin")?, "--margin")?),
+            "--concurrency" => {
+                concurrency = number(&value("--concurrency")?, "--concurrency")?;
+                if concurrency == 0 {
+                    return Err("--concurrency must be at least 1".into());
+                }
+            }
+            "--openings" => openings_source = Some(OpeningSource::File(value("--openings")?)),
+            "--start" => openings_source = Some(OpeningSource::Single(value("--start")?)),
+            "--out" => out = Some(PathBuf::from(value("--out")?)),
+            "--sprt" => sprt_elos = Some(value("--sprt")?),
+            "--alpha" => alpha = number(&value("--alpha")?, "--alpha")?,
+            "--beta" => beta = number(&value("--beta")?, "--beta")?,
+            "--startup" => startup = seconds(&value("--startup")?, "--startup")?,
+            "--quiet" => progress = false,
+            other => {
+                return Err(format!(
+                    "unknown option {other:?} (try `iago match --help`)"
+                ));
+            }
+        }
+    }
+    if engines.len() < 2 {
+        return Err("give at least two --engine NAME=PROTOCOL:COMMAND".into());
+    }
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let time_control = time_control.unwrap_or(TimeControl::MoveTime(Duration::from_secs(1)));
+    if time_control == TimeControl::Depth(0) {
+        return Err("--depth must be at least 1".into());
+    }
+    let move_cap = move_cap.unwrap_or(match time_control {
+        TimeControl::Depth(_) => Duration::from_secs(60),
+        TimeControl::MoveTime(per_move) => per_move + per_move.max(Duration::from_secs(1)),
+        TimeControl::Clock(clock) => clock + margin,
+    });
+    let openings = match openings_source {
+        None => openings::default_openings(),
+        Some(OpeningSource::File(path)) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read opening file {path}: {e}"))?;
+            openings::parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
+        }
+        Some(OpeningSource::Single(text)) => vec![openings::parse_opening(&text)?],
+    };
+    let sprt = match sprt_elos {
+        None => None,
+        Some(text) => {
+            let (elo0, elo1) = text
+                .split_once(',')
+                .ok_or_else(|| format!("--sprt {text:?} is not ELO0,ELO1"))?;
+            Some(Sprt::new(
+                number(elo0.trim(), "--sprt")?,
+                number(elo1.trim(), "--sprt")?,
+                alpha,
+                beta,
+            )?)
+        }
+    };
+    Ok(Some(MatchConfig {
+        engines,
+        games,
+        limits: MoveLimits {
+            time_control,
+            move_cap,
+            clock_margin: margin,
+        },
+        concurrency,
+        openings,
+        out,
+        sprt,
+        startup_timeout: startup,
+        progress,
+    }))
+}
+
+enum OpeningSource {
+    File(String),
+    Single(String),
+}
+
+fn number<T: std::str::FromStr>(text: &str, option: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{option}: {text:?} is not a valid number"))
+}
+
+fn seconds(text: &str, option: &str) -> Result<Duration, String> {
+    let value: f64 = number(text, option)?;
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("{option}: {text:?} is not a positive number of seconds"))
+}

@@ -148,7 +148,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
         for (job, outcome) in results {
             summary.add(&job, &outcome);
             if let Some(file) = output.as_mut()
-                && let Err(e) = file.append(&outcome.record)
+                && let Err(e) = file.add(job.number, &outcome.record)
             {
                 // Stop the match: games whose records cannot be kept are wasted.
                 write_error = Some(e);
@@ -415,12 +415,15 @@ impl MatchSummary {
     }
 }
 
-/// The output file: records are appended to `NAME.partial` as games end (so a crash keeps
-/// what was played), and the file is synced and renamed to its name at the end.
+/// The output file: records are appended to `NAME.partial` in game order as games end (so
+/// a crash keeps what was played), and the file is synced and renamed at the end.
 struct RecordFile {
     file: File,
     partial: PathBuf,
     path: PathBuf,
+    /// The game whose record is written next; later ones wait in `pending`.
+    next: u32,
+    pending: BTreeMap<u32, String>,
 }
 
 impl RecordFile {
@@ -434,16 +437,33 @@ impl RecordFile {
             file,
             partial,
             path: path.to_path_buf(),
+            next: 0,
+            pending: BTreeMap::new(),
         })
     }
 
-    fn append(&mut self, record: &ArenaRecord) -> Result<(), String> {
-        writeln!(self.file, "{}", record.to_ggf())
+    /// Adds game `number`'s record, writing every record that is now in order.
+    fn add(&mut self, number: u32, record: &ArenaRecord) -> Result<(), String> {
+        self.pending.insert(number, record.to_ggf());
+        while let Some(line) = self.pending.remove(&self.next) {
+            self.write(&line)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.file, "{line}")
             .and_then(|()| self.file.flush())
             .map_err(|e| format!("cannot write {}: {e}", self.partial.display()))
     }
 
-    fn finish(self) -> Result<(), String> {
+    /// Writes the records still waiting (games skipped after an early stop leave gaps),
+    /// syncs and renames.
+    fn finish(mut self) -> Result<(), String> {
+        for line in std::mem::take(&mut self.pending).into_values() {
+            self.write(&line)?;
+        }
         self.file
             .sync_all()
             .and_then(|()| std::fs::rename(&self.partial, &self.path))

@@ -142,14 +142,22 @@ impl Sprt {
 
     /// The log-likelihood ratio of H1 against H0 after `tally`, in the normal
     /// approximation: `n (s1 - s0) (2 m - s0 - s1) / (2 v)` with mean score `m`, per-game
-    /// variance `v` and the scores `s0`, `s1` that the hypotheses predict. Zero while the
-    /// variance is zero (no information on the spread yet).
+    /// variance `v` and the scores `s0`, `s1` that the hypotheses predict.
+    ///
+    /// While every game had the same result the variance is zero and says nothing about
+    /// the spread; it is then estimated with one win, one draw and one loss added, so that
+    /// a run of wins still moves the test, but not after one game.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let (Some(mean), Some(variance)) = (tally.score(), tally.variance()) else {
+        let (Some(mean), Some(mut variance)) = (tally.score(), tally.variance()) else {
             return 0.0;
         };
         if variance <= 0.0 {
-            return 0.0;
+            let padded = Tally {
+                wins: tally.wins + 1,
+                draws: tally.draws + 1,
+                losses: tally.losses + 1,
+            };
+            variance = padded.variance().unwrap_or(0.25);
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);

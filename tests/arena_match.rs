@@ -1,0 +1,182 @@
+//! `iago match` run as a user runs it: the real binary driving engines as subprocesses.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+
+/// A scratch directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("iago-arena-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn broken(protocol: &str, behaviour: &str) -> String {
+    format!(
+        "{}/tests/engines/broken-engine {protocol} {behaviour}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Runs `iago match ARGS`; returns stdout, checking it succeeded.
+fn run_match(args: &[&str]) -> String {
+    let output = Command::new(IAGO).arg("match").args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "iago match failed\nstdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    stdout
+}
+
+/// The engine table's row for `name`.
+fn engine_row<'a>(table: &'a str, name: &str) -> &'a str {
+    let after = table
+        .split_once("\nEngine ")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no engine table in\n{table}"));
+    after
+        .lines()
+        .find(|line| line.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no row for {name} in\n{table}"))
+}
+
+/// Two broken engines, each Black once from the start position: Black moves first, so
+/// each fails once, with its own reason, and the match still completes.
+fn broken_pair(test: &str, first: (&str, &str), second: (&str, &str)) -> (String, Vec<String>) {
+    let dir = scratch(test);
+    let out = dir.join("games.ggf");
+    let engines = [
+        format!("x={}:{}", first.0, broken(first.0, first.1)),
+        format!("y={}:{}", second.0, broken(second.0, second.1)),
+    ];
+    let table = run_match(&[
+        "--games",
+        "2",
+        "--start",
+        "start",
+        "--depth",
+        "1",
+        "--move-cap",
+        "1",
+        "--quiet",
+        "--engine",
+        &engines[0],
+        "--engine",
+        &engines[1],
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let records: Vec<String> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    (table, records)
+}
+
+#[test]
+fn illegal_move_and_hang_lose_by_forfeit() {
+    let (table, records) = broken_pair("illegal-hang", ("nboard", "illegal"), ("gtp", "hang"));
+    assert!(table.starts_with("2 of 2 games played"), "{table}");
+    assert!(
+        engine_row(&table, "x").ends_with("illegal move 1"),
+        "{table}"
+    );
+    assert!(engine_row(&table, "y").ends_with("timeout 1"), "{table}");
+    assert_eq!(records.len(), 2);
+    // Black forfeits both games: Black's disc difference is the full loss.
+    assert!(records[0].contains("PB[x]PW[y]RE[-64]"), "{}", records[0]);
+    assert!(
+        records[0].contains("C[black forfeits: illegal move: d4 is not legal here]"),
+        "{}",
+        records[0]
+    );
+    assert!(records[1].contains("PB[y]PW[x]RE[-64]"), "{}", records[1]);
+    assert!(
+        records[1].contains("C[black forfeits: timeout: no move within 1.000 s]"),
+        "{}",
+        records[1]
+    );
+}
+
+#[test]
+fn crash_and_garbage_lose_by_forfeit() {
+    let (table, records) = broken_pair("exit-garbage", ("gtp", "exit"), ("nboard", "garbage"));
+    assert!(engine_row(&table, "x").ends_with("crash 1"), "{table}");
+    assert!(engine_row(&table, "y").ends_with("garbage 1"), "{table}");
+    assert!(
+        records[0].contains("C[black forfeits: crash: engine exited (exit status: 3)"),
+        "{}",
+        records[0]
+    );
+    assert!(
+        records[0].contains("broken-engine: exiting on purpose"),
+        "the crash reason quotes the engine's last words: {}",
+        records[0]
+    );
+    assert!(
+        records[1].contains("C[black forfeits: garbage: unreadable move reply"),
+        "{}",
+        records[1]
+    );
+}
+
+#[test]
+fn an_engine_that_never_starts_forfeits_every_game() {
+    let table = run_match(&[
+        "--games",
+        "2",
+        "--start",
+        "start",
+        "--startup",
+        "0.5",
+        "--quiet",
+        "--engine",
+        &format!("x=gtp:{}", broken("gtp", "silent-start")),
+        "--engine",
+        &format!("y=nboard:{}", broken("nboard", "illegal")),
+    ]);
+    assert!(engine_row(&table, "x").ends_with("timeout 2"), "{table}");
+    assert!(engine_row(&table, "y").ends_with("none"), "{table}");
+}
+
+#[test]
+fn bad_command_lines_are_refused_with_a_message() {
+    for args in [
+        vec!["--engine", "a=gtp:x"],
+        vec!["--engine", "a=uci:x", "--engine", "b=gtp:y"],
+        vec!["--engine", "a=gtp:x", "--engine", "a=gtp:y"],
+        vec![
+            "--engine", "a=gtp:x", "--engine", "b=gtp:y", "--depth", "2", "--clock", "5",
+        ],
+        vec![
+            "--engine", "a=gtp:x", "--engine", "b=gtp:y", "--games", "many",
+        ],
+        vec![
+            "--engine", "a=gtp:x", "--engine", "b=gtp:y", "--start", "z9",
+        ],
+        vec![
+            "--engine",
+            "a=gtp:x",
+            "--engine",
+            "b=gtp:y",
+            "--openings",
+            "/nonexistent",
+        ],
+    ] {
+        let output = Command::new(IAGO)
+            .arg("match")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&output.stderr).starts_with("iago: "),
+            "{args:?}"
+        );
+    }
+}

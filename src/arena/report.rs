@@ -209,3 +209,77 @@ fn elo_text(tally: &Tally) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::runner::{EngineStats, PairingStats};
+
+    fn summary() -> MatchSummary {
+        let pairing = |first, second, wins, draws, losses| PairingStats {
+            first,
+            second,
+            tally: Tally {
+                wins,
+                draws,
+                losses,
+            },
+            disc_sum: 0,
+            finished: 0,
+        };
+        let mut crashed = EngineStats::default();
+        crashed.forfeits.insert(FaultKind::Crash, 2);
+        crashed.forfeits.insert(FaultKind::IllegalMove, 1);
+        MatchSummary {
+            names: vec!["a".into(), "bb".into(), "c".into()],
+            pairings: vec![
+                pairing(0, 1, 3, 1, 0),
+                pairing(0, 2, 0, 0, 4),
+                pairing(1, 2, 2, 0, 2),
+            ],
+            engines: vec![EngineStats::default(), EngineStats::default(), crashed],
+            games_played: 12,
+            games_scheduled: 12,
+            sprt: None,
+            wall_seconds: 1.0,
+        }
+    }
+
+    #[test]
+    fn cross_table_reads_from_each_row() {
+        let text = final_report(&summary());
+        let table = text.split("Cross-table").nth(1).unwrap();
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .skip(2)
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(rows[0], ["a", "-", "3.5/4", "0/4"]);
+        assert_eq!(rows[1], ["bb", "0.5/4", "-", "2/4"]);
+        assert_eq!(rows[2], ["c", "4/4", "2/4", "-"]);
+    }
+
+    #[test]
+    fn forfeits_are_listed_by_reason() {
+        let text = final_report(&summary());
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("c ") && !l.contains('/'))
+            .unwrap();
+        assert!(row.ends_with("illegal move 1, crash 2"), "{row}");
+    }
+
+    #[test]
+    fn progress_line_of_a_two_engine_match() {
+        let mut two = summary();
+        two.names.truncate(2);
+        two.pairings.truncate(1);
+        two.engines.truncate(2);
+        two.games_played = 4;
+        two.games_scheduled = 10;
+        assert_eq!(
+            progress_line(&two),
+            "[ 4/10] a vs bb 3-1-0 (87.5%) Elo +338 ± inf"
+        );
+    }
+}

@@ -162,8 +162,7 @@ impl GtpDriver {
         if let Some((black, white)) = request.remaining {
             for (colour, left) in [("b", black), ("w", white)] {
                 let text = format!("time_left {colour} {} 0", whole_seconds(left));
-                self.command(&text, deadline)?
-                    .map_err(|message| refused(&text, &message))?;
+                self.optional_command(&text, deadline)?;
             }
         }
         if let TimeControl::MoveTime(per_move) = self.time_control {
@@ -173,8 +172,16 @@ impl GtpDriver {
                 colour_letter(mover),
                 whole_seconds_up(per_move)
             );
-            self.command(&text, deadline)?
-                .map_err(|message| refused(&text, &message))?;
+            self.optional_command(&text, deadline)?;
+        }
+        Ok(())
+    }
+
+    /// A command the engine may not know (the time commands are optional in GTP): an error
+    /// reply is logged, and the per-move cap still bounds the engine.
+    fn optional_command(&mut self, text: &str, deadline: Instant) -> Result<(), Fault> {
+        if let Err(message) = self.command(text, deadline)? {
+            log::debug!("GTP engine refused optional \"{text}\": {message}");
         }
         Ok(())
     }
@@ -197,8 +204,7 @@ impl Driver for GtpDriver {
             }
         };
         if let Some(text) = settings {
-            self.command(&text, deadline)?
-                .map_err(|message| refused(&text, &message))?;
+            self.optional_command(&text, deadline)?;
         }
         Ok(())
     }

@@ -11,8 +11,10 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Lines longer than this are cut: an engine flooding its output cannot exhaust memory.
-const MAX_LINE: usize = 64 * 1024;
+/// Lines longer than this are cut, and at most `MAX_QUEUED` lines wait to be read (then
+/// the engine blocks on its output): an engine flooding its output cannot exhaust memory.
+const MAX_LINE: usize = 8 * 1024;
+const MAX_QUEUED: usize = 1024;
 /// Lines of stderr kept for error messages.
 const STDERR_TAIL: usize = 4;
 
@@ -51,7 +53,7 @@ impl EngineProcess {
         let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return Err(ProcessError::Spawn("no pipes to the engine".into()));
         };
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(MAX_QUEUED);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             while let Some(line) = read_line_bounded(&mut reader) {
@@ -100,7 +102,12 @@ impl EngineProcess {
 
     /// The next output line, waiting until `deadline` at most.
     pub fn receive(&mut self, deadline: Instant) -> Result<String, ProcessError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
+        // Checked first: an engine that floods its output must still run out of time.
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(ProcessError::Timeout);
+        }
+        let wait = deadline - now;
         match self.lines.recv_timeout(wait) {
             Ok(line) => {
                 log::trace!("< {line}");
@@ -246,6 +253,21 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_flooding_process_times_out() {
+        let mut process = EngineProcess::spawn("yes").unwrap();
+        let deadline = Instant::now() + Duration::from_millis(50);
+        let mut lines = 0u64;
+        let error = loop {
+            match process.receive(deadline) {
+                Ok(_) => lines += 1,
+                Err(error) => break error,
+            }
+        };
+        assert_eq!(error, ProcessError::Timeout);
+        assert!(lines > 0);
     }
 
     #[test]

@@ -126,6 +126,15 @@ fn crash_and_garbage_lose_by_forfeit() {
 }
 
 #[test]
+fn a_flood_of_output_is_a_timeout_in_nboard_and_garbage_in_gtp() {
+    // NBoard ignores lines it does not know, so the flood only runs out the clock; in GTP
+    // the first line where a reply is due is already wrong.
+    let (table, _) = broken_pair("flood", ("nboard", "flood"), ("gtp", "flood"));
+    assert!(engine_row(&table, "x").ends_with("timeout 1"), "{table}");
+    assert!(engine_row(&table, "y").ends_with("garbage 1"), "{table}");
+}
+
+#[test]
 fn an_engine_that_never_starts_forfeits_every_game() {
     let table = run_match(&[
         "--games",

@@ -106,7 +106,9 @@ impl GtpDriver {
         }
         let rest = &first[1..];
         let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        if rest[..digits].parse::<u64>().ok() != Some(id) {
+        // A reply without an id is tolerated (some engines never echo one); a wrong id
+        // means the engine answers another command.
+        if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(id) {
             return Err(garbage());
         }
         let after_id = &rest[digits..];

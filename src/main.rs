@@ -8,6 +8,7 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on stdin/stdout
        iago perft [OPTIONS] DEPTH [POSITION]
        iago match --engine NAME=PROTOCOL:COMMAND --engine ... [OPTIONS]
+       iago openings [--plies N] [--depth D] [--max-eval DISCS]
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -22,6 +23,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("perft") => cli::perft::run(rest),
         Some("match") => cli::match_cmd::run(rest),
+        Some("openings") => cli::openings::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

@@ -189,3 +189,133 @@ fn bad_command_lines_are_refused_with_a_message() {
         );
     }
 }
+
+/// Replays a GGF record's moves with iago's rules; returns (Black disc difference of the
+/// final position, whether the game is over, RE).
+fn replay(record: &str) -> (i32, bool, i32) {
+    use iago::game::{Color, Game};
+    use iago::othello::{Move, Position};
+    let field = |tag: &str| -> String {
+        let start = record.find(&format!("{tag}[")).unwrap() + tag.len() + 1;
+        record[start..].split(']').next().unwrap().to_string()
+    };
+    assert!(field("BO").starts_with("8 ---------------------------O*------*O---"));
+    let result: i32 = field("RE").parse().unwrap();
+    let mut pos = Position::start();
+    let moves_text = record
+        .split_once("BO[")
+        .unwrap()
+        .1
+        .split_once(']')
+        .unwrap()
+        .1;
+    for item in moves_text.split(']') {
+        let Some((tag, value)) = item.split_once('[') else {
+            continue;
+        };
+        if tag != "B" && tag != "W" {
+            continue;
+        }
+        let expected = if tag == "B" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        assert_eq!(pos.side, expected, "{record}");
+        let mv: Move = value.split('/').next().unwrap().parse().unwrap();
+        pos = pos
+            .try_play(mv)
+            .unwrap_or_else(|| panic!("illegal {mv} in {record}"));
+    }
+    let diff = pos.final_disc_difference();
+    let black = if pos.side == Color::Black {
+        diff
+    } else {
+        -diff
+    };
+    (black, pos.is_game_over(), result)
+}
+
+/// iago at depth 1 against its random mover, both over `protocol`: every game is played
+/// to the end, every record replays to its result, the points add up, and the search
+/// wins most games.
+fn iago_against_random(protocol: &str) {
+    let dir = scratch(&format!("random-{protocol}"));
+    let out = dir.join("games.ggf");
+    let games = 10;
+    let table = run_match(&[
+        "--games",
+        &games.to_string(),
+        "--depth",
+        "1",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--engine",
+        &format!("iago={protocol}:{IAGO}"),
+        "--engine",
+        &format!("random={protocol}:{IAGO} --player random"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let records: Vec<String> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        table.starts_with(&format!("{games} of {games} games played")),
+        "{table}"
+    );
+    assert_eq!(records.len(), games);
+    let mut iago_points = 0.0;
+    for record in &records {
+        assert!(!record.contains("C["), "no forfeit expected: {record}");
+        let (final_diff, over, result) = replay(record);
+        assert!(over, "{record}");
+        assert_eq!(final_diff, result, "{record}");
+        let iago_black = record.contains("PB[iago]PW[random]");
+        assert!(
+            iago_black || record.contains("PB[random]PW[iago]"),
+            "{record}"
+        );
+        let iago_diff = if iago_black { result } else { -result };
+        iago_points += match iago_diff.signum() {
+            1 => 1.0,
+            0 => 0.5,
+            _ => 0.0,
+        };
+    }
+    let row = engine_row(&table, "iago");
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(fields[1], games.to_string(), "{row}");
+    assert_eq!(fields[2].parse::<f64>().unwrap(), iago_points, "{table}");
+    let random_points: f64 = engine_row(&table, "random")
+        .split_whitespace()
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(iago_points + random_points, games as f64, "{table}");
+    assert!(
+        row.ends_with("none") && engine_row(&table, "random").ends_with("none"),
+        "{table}"
+    );
+    assert!(
+        iago_points > 0.7 * games as f64,
+        "iago should beat a random mover:\n{table}"
+    );
+}
+
+#[test]
+#[ignore = "needs iago's engine mode (NBoard, GTP and --player random)"]
+fn iago_beats_random_over_nboard() {
+    iago_against_random("nboard");
+}
+
+#[test]
+#[ignore = "needs iago's engine mode (NBoard, GTP and --player random)"]
+fn iago_beats_random_over_gtp() {
+    iago_against_random("gtp");
+}

@@ -9,9 +9,15 @@
 //! The default set, `balanced-openings.txt` beside this file, is built into the binary;
 //! its header says which command made it.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
-use crate::othello::{Move, Position};
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::othello::position::mix64;
+use crate::othello::{DISC, Move, Position};
+use crate::search::{Limits, Searcher};
 
 /// The default opening set: balanced positions after a few plies (see its header).
 pub const DEFAULT_OPENINGS: &str = include_str!("balanced-openings.txt");
@@ -110,6 +116,150 @@ pub fn default_openings() -> Vec<Opening> {
     parse_openings(DEFAULT_OPENINGS).unwrap_or_else(|_| vec![Opening::standard()])
 }
 
+/// How a balanced opening set is made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BalanceSettings {
+    /// Moves played from the start position.
+    pub plies: u32,
+    /// Depth of the search that judges each position.
+    pub depth: u32,
+    /// Largest absolute score kept, in discs.
+    pub max_discs: f64,
+}
+
+/// An opening of a generated set with the score its position got.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BalancedOpening {
+    pub opening: Opening,
+    /// Search score in discs, from the side to move's point of view.
+    pub discs: f64,
+}
+
+/// Every position `plies` moves from the start, one per class of the 8 symmetries (the
+/// first line reaching it in move order names it), whose search score at `depth` is
+/// within `max_discs` of zero. Deterministic: the order is a fixed hash of each position,
+/// so that the first openings of the set already spread over the whole tree.
+pub fn generate_balanced(
+    settings: &BalanceSettings,
+    evaluator: Box<dyn Evaluator<Position>>,
+) -> Vec<BalancedOpening> {
+    let mut classes: HashMap<(u64, u64), Vec<Move>> = HashMap::new();
+    let mut line = Vec::new();
+    collect_lines(&Position::start(), settings.plies, &mut line, &mut classes);
+    let mut searcher = Searcher::new(evaluator);
+    let limits = Limits {
+        depth: Some(settings.depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut chosen: Vec<(u64, BalancedOpening)> = classes
+        .into_iter()
+        .filter_map(|(key, moves)| {
+            let opening = Opening {
+                start: Position::start(),
+                moves,
+            };
+            let pos = opening.position();
+            if pos.is_game_over() {
+                return None;
+            }
+            searcher.clear();
+            let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
+            let discs = f64::from(report.score) / f64::from(DISC);
+            (discs.abs() <= settings.max_discs).then(|| {
+                (
+                    mix64(key.0 ^ mix64(key.1)),
+                    BalancedOpening { opening, discs },
+                )
+            })
+        })
+        .collect();
+    chosen.sort_by_key(|(order, _)| *order);
+    chosen.into_iter().map(|(_, opening)| opening).collect()
+}
+
+/// Walks every line of `plies` moves, keeping the first line to each symmetry class.
+fn collect_lines(
+    pos: &Position,
+    plies: u32,
+    line: &mut Vec<Move>,
+    classes: &mut HashMap<(u64, u64), Vec<Move>>,
+) {
+    if plies == 0 || pos.is_game_over() {
+        let (representative, _) = canonical(pos);
+        classes
+            .entry((representative.player, representative.opponent))
+            .or_insert_with(|| line.clone());
+        return;
+    }
+    for &mv in pos.legal_moves().as_ref() {
+        line.push(mv);
+        collect_lines(&pos.play(mv), plies - 1, line, classes);
+        line.pop();
+    }
+}
+
+/// The opening file for a generated set: a header with the command that made it, then one
+/// opening per line with its score.
+pub fn format_balanced(openings: &[BalancedOpening], command: &str, evaluator: &str) -> String {
+    let mut text = format!(
+        "# Balanced openings for matches: each line is a move sequence from the start\n\
+         # position, then the side to move's search score in discs.\n\
+         # Made by: {command}\n\
+         # Evaluator: {evaluator}; {} openings, one per symmetry class, in a fixed\n\
+         # pseudo-random order (a match uses the first ones).\n",
+        openings.len()
+    );
+    for balanced in openings {
+        text.push_str(&format!("{}  # {:+.2}\n", balanced.opening, balanced.discs));
+    }
+    text
+}
+
+/// The representative of a position's symmetry class: the smallest (player, opponent) of
+/// its 8 images. Same definition as `othello::symmetry::canonical`, which replaces this
+/// once it is on the main branch.
+fn canonical(pos: &Position) -> (Position, ()) {
+    fn flip_vertical(b: u64) -> u64 {
+        b.swap_bytes()
+    }
+    fn flip_horizontal(b: u64) -> u64 {
+        let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
+        let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
+        ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
+    }
+    fn transpose(b: u64) -> u64 {
+        let mut b = b;
+        let t = (b ^ (b >> 7)) & 0x00AA_00AA_00AA_00AA;
+        b ^= t ^ (t << 7);
+        let t = (b ^ (b >> 14)) & 0x0000_CCCC_0000_CCCC;
+        b ^= t ^ (t << 14);
+        let t = (b ^ (b >> 28)) & 0x0000_0000_F0F0_F0F0;
+        b ^ t ^ (t << 28)
+    }
+    let mut best = (pos.player, pos.opponent);
+    for index in 0..8u8 {
+        let image = |b: u64| {
+            let b = if index & 4 != 0 { transpose(b) } else { b };
+            let b = if index & 2 != 0 { flip_vertical(b) } else { b };
+            if index & 1 != 0 {
+                flip_horizontal(b)
+            } else {
+                b
+            }
+        };
+        best = best.min((image(pos.player), image(pos.opponent)));
+    }
+    (
+        Position {
+            player: best.0,
+            opponent: best.1,
+            side: pos.side,
+        },
+        (),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +283,28 @@ mod tests {
         assert_eq!(openings[2], Opening::standard());
         assert!(parse_openings("f5d6\nzz\n").unwrap_err().contains("line 2"));
         assert!(parse_openings("# nothing\n").is_err());
+    }
+
+    #[test]
+    fn generated_sets_hold_one_opening_per_symmetry_class() {
+        let settings = BalanceSettings {
+            plies: 2,
+            depth: 1,
+            max_discs: 64.0,
+        };
+        let evaluator = crate::eval::othello_evaluator("default").unwrap();
+        let openings = generate_balanced(&settings, evaluator);
+        // The 12 positions after two plies fall into 3 classes: perpendicular, diagonal
+        // and parallel openings.
+        assert_eq!(openings.len(), 3);
+        let text = format_balanced(&openings, "test", "default");
+        assert_eq!(parse_openings(&text).unwrap().len(), 3);
+        let none = BalanceSettings {
+            max_discs: -1.0,
+            ..settings
+        };
+        let evaluator = crate::eval::othello_evaluator("default").unwrap();
+        assert!(generate_balanced(&none, evaluator).is_empty());
     }
 
     #[test]

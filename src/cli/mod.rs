@@ -2,4 +2,5 @@
 
 pub mod engine;
 pub mod match_cmd;
+pub mod openings;
 pub mod perft;

@@ -92,8 +92,8 @@ impl From<ProcessError> for Fault {
 pub struct MoveRequest<'a> {
     /// The game so far (start position and moves); the engine moves next.
     pub record: &'a ArenaRecord,
-    /// Remaining clock time of (black, white), in a clock game.
-    pub remaining: Option<(Duration, Duration)>,
+    /// Remaining clock time of Black and White, for each that plays on a clock.
+    pub remaining: [Option<Duration>; 2],
     /// After this instant the engine has lost on time.
     pub deadline: Instant,
 }

@@ -42,16 +42,22 @@ pub fn colour_index(color: Color) -> usize {
     }
 }
 
-/// Plays `opening` to the end between `black` and `white` (named `names`).
+/// Plays `opening` to the end between `black` and `white` (named `names`), each under its
+/// own limits (Black's first).
 pub fn play_game(
     opening: &Opening,
     names: [&str; 2],
     engines: [&mut dyn Driver; 2],
-    limits: &MoveLimits,
+    limits: [&MoveLimits; 2],
 ) -> GameOutcome {
     let mut record = ArenaRecord::new(opening.start, names[0], names[1]);
-    if let TimeControl::Clock(clock) = limits.time_control {
-        record.time_control = Some(clock);
+    let clocks = limits.map(|l| match l.time_control {
+        TimeControl::Clock(clock) => Some(clock),
+        _ => None,
+    });
+    // GGF has one `TI` for both players: recorded when they share a clock.
+    if clocks[0] == clocks[1] {
+        record.time_control = clocks[0];
     }
     let mut pos = opening.start;
     for &mv in &opening.moves {
@@ -67,8 +73,8 @@ pub fn play_game(
     let mut engines: [&mut dyn Driver; 2] = [black, white];
     let mut thinking = [(0u32, 0.0f64); 2];
     let mut used = [Duration::ZERO; 2];
-    let start_deadline = Instant::now() + limits.move_cap;
     for (index, engine) in engines.iter_mut().enumerate() {
+        let start_deadline = Instant::now() + limits[index].move_cap;
         if let Err(fault) = engine.new_game(&record, start_deadline) {
             let color = if index == 0 {
                 Color::Black
@@ -81,15 +87,10 @@ pub fn play_game(
     while !pos.is_game_over() {
         let mover = pos.side;
         let me = colour_index(mover);
-        let (remaining, allowed) = match limits.time_control {
-            TimeControl::Clock(clock) => {
-                let left = |i: usize| clock.saturating_sub(used[i]);
-                (
-                    Some((left(0), left(1))),
-                    (left(me) + limits.clock_margin).min(limits.move_cap),
-                )
-            }
-            _ => (None, limits.move_cap),
+        let remaining = [0, 1].map(|i| clocks[i].map(|clock| clock.saturating_sub(used[i])));
+        let allowed = match remaining[me] {
+            Some(left) => (left + limits[me].clock_margin).min(limits[me].move_cap),
+            None => limits[me].move_cap,
         };
         let asked = Instant::now();
         let request = MoveRequest {

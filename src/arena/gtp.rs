@@ -161,8 +161,8 @@ impl GtpDriver {
             self.known = Some(index + 1);
         }
         self.known = Some(record.moves.len());
-        if let Some((black, white)) = request.remaining {
-            for (colour, left) in [("b", black), ("w", white)] {
+        for (colour, left) in ["b", "w"].into_iter().zip(request.remaining) {
+            if let Some(left) = left {
                 let text = format!("time_left {colour} {} 0", whole_seconds(left));
                 self.optional_command(&text, deadline)?;
             }

@@ -27,7 +27,8 @@ pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     /// Games for each pair of engines.
     pub games: u32,
-    pub limits: MoveLimits,
+    /// The limits of each engine, in the order of `engines`.
+    pub limits: Vec<MoveLimits>,
     /// Games played at once.
     pub concurrency: usize,
     /// Played in order, each twice with colours swapped, starting again when used up.
@@ -199,6 +200,9 @@ fn validate(config: &MatchConfig) -> Result<(), String> {
     if names.windows(2).any(|w| w[0] == w[1]) {
         return Err("engine names must differ".into());
     }
+    if config.limits.len() != config.engines.len() {
+        return Err("one set of limits per engine is needed".into());
+    }
     if config.openings.is_empty() {
         return Err("no openings".into());
     }
@@ -257,9 +261,13 @@ fn schedule(config: &MatchConfig) -> Vec<Job> {
     jobs
 }
 
-fn start_engine(spec: &EngineSpec, config: &MatchConfig) -> Result<Box<dyn Driver>, Fault> {
+fn start_engine(
+    spec: &EngineSpec,
+    limits: &MoveLimits,
+    config: &MatchConfig,
+) -> Result<Box<dyn Driver>, Fault> {
     let deadline = Instant::now() + config.startup_timeout;
-    let time_control = config.limits.time_control;
+    let time_control = limits.time_control;
     let started: Result<Box<dyn Driver>, Fault> = match spec.protocol {
         Protocol::NBoard => NBoardDriver::start(&spec.command, time_control, deadline)
             .map(|d| Box::new(d) as Box<dyn Driver>),
@@ -301,7 +309,7 @@ fn worker(
         let mut start_fault = None;
         for (color, index) in [(Color::Black, job.black), (Color::White, job.white)] {
             if drivers[index].is_none() {
-                match start_engine(&config.engines[index], config) {
+                match start_engine(&config.engines[index], &config.limits[index], config) {
                     Ok(driver) => drivers[index] = Some(driver),
                     Err(fault) => {
                         start_fault = Some((color, fault));
@@ -318,7 +326,8 @@ fn worker(
                 let mut white = drivers[job.white].take();
                 let outcome = match (black.as_deref_mut(), white.as_deref_mut()) {
                     (Some(black), Some(white)) => {
-                        game::play_game(opening, names, [black, white], &config.limits)
+                        let limits = [&config.limits[job.black], &config.limits[job.white]];
+                        game::play_game(opening, names, [black, white], limits)
                     }
                     // Both were started just above.
                     _ => break,

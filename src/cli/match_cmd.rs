@@ -20,6 +20,8 @@ Options:
   --depth D              fixed search depth
   --movetime MS          fixed time per move in milliseconds (the default: 1000)
   --clock SECONDS        a game clock per player
+  --limit NAME=LIMIT     this engine's own limit instead: depth:D, movetime:MS or
+                         clock:SECONDS (e.g. --limit iago=movetime:200); repeatable
   --move-cap SECONDS     longest time for one move before a loss on time (default: 60 at
                          fixed depth, twice the move time (at least move time + 1 s), or
                          the whole clock)
@@ -50,6 +52,7 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let mut engines = Vec::new();
     let mut games = 100u32;
     let mut time_control = None;
+    let mut own_limits: Vec<(String, TimeControl)> = Vec::new();
     let mut move_cap = None;
     let mut margin = Duration::from_millis(500);
     let mut concurrency = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -81,6 +84,13 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 "--movetime",
             )?)))?,
             "--clock" => set_time(TimeControl::Clock(seconds(&value("--clock")?, "--clock")?))?,
+            "--limit" => {
+                let text = value("--limit")?;
+                let (name, limit) = text
+                    .split_once('=')
+                    .ok_or_else(|| format!("--limit {text:?} is not NAME=LIMIT"))?;
+                own_limits.push((name.to_string(), parse_limit(limit)?));
+            }
             "--move-cap" => move_cap = Some(seconds(&value("--move-cap")?, "--move-cap")?),
             "--margin" => margin = Duration::from_millis(number(&value("--margin")?, "--margin")?),
             "--concurrency" => {
@@ -111,14 +121,35 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
         return Err("--games must be at least 1".into());
     }
     let time_control = time_control.unwrap_or(TimeControl::MoveTime(Duration::from_secs(1)));
-    if time_control == TimeControl::Depth(0) {
-        return Err("--depth must be at least 1".into());
+    for (name, _) in &own_limits {
+        if !engines.iter().any(|e| &e.name == name) {
+            return Err(format!("--limit names {name:?}, which is no engine"));
+        }
     }
-    let move_cap = move_cap.unwrap_or(match time_control {
-        TimeControl::Depth(_) => Duration::from_secs(60),
-        TimeControl::MoveTime(per_move) => per_move + per_move.max(Duration::from_secs(1)),
-        TimeControl::Clock(clock) => clock + margin,
-    });
+    let limits = engines
+        .iter()
+        .map(|engine| {
+            let control = own_limits
+                .iter()
+                .rev()
+                .find(|(name, _)| *name == engine.name)
+                .map_or(time_control, |(_, control)| *control);
+            if control == TimeControl::Depth(0) {
+                return Err("a depth must be at least 1".to_string());
+            }
+            Ok(MoveLimits {
+                time_control: control,
+                move_cap: move_cap.unwrap_or(match control {
+                    TimeControl::Depth(_) => Duration::from_secs(60),
+                    TimeControl::MoveTime(per_move) => {
+                        per_move + per_move.max(Duration::from_secs(1))
+                    }
+                    TimeControl::Clock(clock) => clock + margin,
+                }),
+                clock_margin: margin,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     let openings = match openings_source {
         None => openings::default_openings(),
         Some(OpeningSource::File(path)) => {
@@ -145,11 +176,7 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
     Ok(Some(MatchConfig {
         engines,
         games,
-        limits: MoveLimits {
-            time_control,
-            move_cap,
-            clock_margin: margin,
-        },
+        limits,
         concurrency,
         openings,
         out,
@@ -157,6 +184,23 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
         startup_timeout: startup,
         progress,
     }))
+}
+
+/// `depth:D`, `movetime:MS` or `clock:SECONDS`.
+fn parse_limit(text: &str) -> Result<TimeControl, String> {
+    let (kind, amount) = text
+        .split_once(':')
+        .ok_or_else(|| format!("limit {text:?} is not depth:D, movetime:MS or clock:SECONDS"))?;
+    match kind {
+        "depth" => Ok(TimeControl::Depth(number(amount, "depth")?)),
+        "movetime" => Ok(TimeControl::MoveTime(Duration::from_millis(number(
+            amount, "movetime",
+        )?))),
+        "clock" => Ok(TimeControl::Clock(seconds(amount, "clock")?)),
+        _ => Err(format!(
+            "limit {text:?} is not depth:D, movetime:MS or clock:SECONDS"
+        )),
+    }
 }
 
 enum OpeningSource {

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on stdin/stdout
        iago perft [OPTIONS] DEPTH [POSITION]
+       iago book build|learn|show|check ...  opening book tools
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -20,6 +21,7 @@ fn main() -> ExitCode {
     let rest = args.get(1..).unwrap_or_default();
     let result = match args.first().map(String::as_str) {
         Some("perft") => cli::perft::run(rest),
+        Some("book") => cli::book::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

@@ -584,3 +584,6 @@ fn depth_of(confidence: &crate::search::Confidence, depth: u32) -> u8 {
         _ => depth.min(EXACT_DEPTH as u32 - 1) as u8,
     }
 }
+
+#[cfg(test)]
+mod tests;

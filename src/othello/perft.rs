@@ -16,6 +16,42 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     perft_portable(pos, depth)
 }
 
+/// The names of the code paths [`perft_with`] accepts, the most portable first.
+pub const PATHS: [&str; 3] = ["portable", "bmi", "avx2"];
+
+/// Leaf count with the named code path (one of [`PATHS`]); an error if the name is
+/// unknown or this CPU lacks the features the path needs.
+pub fn perft_with(path: &str, pos: &Position, depth: u32) -> Result<u64, String> {
+    let unsupported = || format!("this CPU cannot run the {path} code path");
+    match path {
+        "portable" => Ok(perft_portable(pos, depth)),
+        #[cfg(target_arch = "x86_64")]
+        "bmi" => {
+            let kernel = super::bitboard::Bmi::detect().ok_or_else(unsupported)?;
+            Ok(perft_bmi(kernel, pos, depth))
+        }
+        #[cfg(target_arch = "x86_64")]
+        "avx2" => {
+            let kernel = super::bitboard::Avx2::detect().ok_or_else(unsupported)?;
+            Ok(perft_avx2(kernel, pos, depth))
+        }
+        _ if PATHS.contains(&path) => Err(unsupported()),
+        _ => Err(format!(
+            "unknown code path {path:?} (one of {})",
+            PATHS.join(", ")
+        )),
+    }
+}
+
+/// The name of the code path [`perft`] uses on this CPU.
+pub fn best_path() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if super::bitboard::Avx2::detect().is_some() {
+        return "avx2";
+    }
+    "portable"
+}
+
 /// The portable code path, usable on every CPU.
 pub fn perft_portable(pos: &Position, depth: u32) -> u64 {
     count(Portable, pos.player, pos.opponent, depth, false)

@@ -91,7 +91,10 @@ fn every_kernel_agrees_with_the_array_board() {
             );
         }
     }
-    assert!(legal_seen > 500_000, "too few moves exercised: {legal_seen}");
+    assert!(
+        legal_seen > 500_000,
+        "too few moves exercised: {legal_seen}"
+    );
 }
 
 #[test]
@@ -124,7 +127,7 @@ fn play_game_end_and_score_agree_with_the_array_board() {
             assert_eq!(mv.square(), Some(square as u8));
             let next = pos.play(mv);
             let expected = board.play(square);
-            assert_eq!((next.player, next.opponent), expected.to_bitboards());
+            assert_eq!((next.player, next.opponent), expected.bitboards());
             assert_eq!(next.side, iago::game::Color::White);
         }
     }

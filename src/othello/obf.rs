@@ -16,7 +16,7 @@ use super::square::Move;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObfProblem {
     pub position: Position,
-    /// (move, exact disc difference for the side to move), best first.
+    /// (move, disc difference for the side to move) in file order, the best first.
     pub moves: Vec<(Move, i32)>,
 }
 

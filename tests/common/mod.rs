@@ -52,7 +52,7 @@ impl ArrayBoard {
     }
 
     /// (player, opponent) bitboards.
-    pub fn to_bitboards(&self) -> (u64, u64) {
+    pub fn bitboards(&self) -> (u64, u64) {
         let mut player = 0;
         let mut opponent = 0;
         for (index, cell) in self.cells.iter().enumerate() {
@@ -193,7 +193,7 @@ pub fn random_game_position(rng: &mut StdRng, plies: u32) -> Position {
         }
         side = side.opponent();
     }
-    let (player, opponent) = board.to_bitboards();
+    let (player, opponent) = board.bitboards();
     Position {
         player,
         opponent,
@@ -205,7 +205,7 @@ pub fn random_game_position(rng: &mut StdRng, plies: u32) -> Position {
 /// included; passes are forced moves.
 pub fn random_game_positions(rng: &mut StdRng) -> Vec<(u64, u64)> {
     let mut board = ArrayBoard::from_position(&Position::start());
-    let mut positions = vec![board.to_bitboards()];
+    let mut positions = vec![board.bitboards()];
     while !board.is_game_over() {
         let moves = board.legal_moves();
         board = if moves.is_empty() {
@@ -213,7 +213,7 @@ pub fn random_game_positions(rng: &mut StdRng) -> Vec<(u64, u64)> {
         } else {
             board.play(moves[rng.random_range(0..moves.len())])
         };
-        positions.push(board.to_bitboards());
+        positions.push(board.bitboards());
     }
     positions
 }
@@ -234,4 +234,18 @@ pub fn random_board(rng: &mut StdRng) -> (u64, u64) {
         }
     }
     (player, opponent)
+}
+
+/// The shared data directory (FFO problems, WTHOR games) if this checkout can see it:
+/// `$IAGO_DATA_DIR`, else `shared/data` next to the checkout or one level further up.
+/// Tests that need it skip (saying so) where it is absent, as on a fresh clone.
+pub fn shared_data_dir() -> Option<std::path::PathBuf> {
+    if let Some(dir) = std::env::var_os("IAGO_DATA_DIR") {
+        return Some(dir.into());
+    }
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    ["../shared/data", "../../shared/data"]
+        .iter()
+        .map(|relative| manifest.join(relative))
+        .find(|dir| dir.is_dir())
 }

@@ -25,8 +25,8 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     scalar::legal_moves(player, opponent)
 }
 
-/// The discs flipped when `player` plays on `square` (0..64; empty if the move flips
-/// nothing, which is the case exactly when it is not a legal move on an empty square).
+/// The discs flipped when `player` plays on the empty `square` (0..64); empty exactly when
+/// the move is not legal. (On an occupied square the result means nothing.)
 #[inline]
 pub fn flips(square: u32, player: u64, opponent: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]

@@ -10,8 +10,13 @@ use super::position::Position;
 /// Leaf count `depth` plies below `pos`, using the fastest code path this CPU supports.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if let Some(kernel) = super::bitboard::Avx2::detect() {
-        return perft_avx2(kernel, pos, depth);
+    {
+        if let Some(kernel) = super::bitboard::Avx2::detect() {
+            return perft_avx2(kernel, pos, depth);
+        }
+        if let Some(kernel) = super::bitboard::Bmi::detect() {
+            return perft_bmi(kernel, pos, depth);
+        }
     }
     perft_portable(pos, depth)
 }
@@ -46,8 +51,13 @@ pub fn perft_with(path: &str, pos: &Position, depth: u32) -> Result<u64, String>
 /// The name of the code path [`perft`] uses on this CPU.
 pub fn best_path() -> &'static str {
     #[cfg(target_arch = "x86_64")]
-    if super::bitboard::Avx2::detect().is_some() {
-        return "avx2";
+    {
+        if super::bitboard::Avx2::detect().is_some() {
+            return "avx2";
+        }
+        if super::bitboard::Bmi::detect().is_some() {
+            return "bmi";
+        }
     }
     "portable"
 }

@@ -13,8 +13,6 @@
 
 mod build;
 mod file;
-mod symmetry;
-mod wthor_games;
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry as Slot;
@@ -25,10 +23,9 @@ use rand::RngExt;
 
 pub use build::{BuildSettings, build_book, count_positions};
 pub use file::{BookError, FORMAT_VERSION};
-use symmetry::{Transformed, canonical};
-pub use wthor_games::read_wthor_dir_moves;
 
 use crate::game::{Color, Game, Score};
+use crate::othello::symmetry::canonical;
 use crate::othello::{Move, Position};
 use crate::search::{Limits, Searcher};
 

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::symmetry::{Symmetry, Transformed};
+use crate::othello::symmetry::Symmetry;
 use super::*;
 use crate::eval::othello_evaluator;
 

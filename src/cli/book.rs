@@ -13,9 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use iago::book::{
-    Book, BookChoice, BuildSettings, LearnSettings, build_book, read_wthor_dir_moves,
-};
+use iago::book::{Book, BookChoice, BuildSettings, LearnSettings, build_book};
 use iago::eval::othello_evaluator;
 use iago::othello::{DISC, Move, Position};
 use iago::search::Searcher;
@@ -119,7 +117,11 @@ fn build(args: &[String]) -> Result<(), String> {
         threads: options.number("threads", 1)?,
     };
     let start = Instant::now();
-    let games = read_wthor_dir_moves(&wthor)?;
+    let games: Vec<Vec<_>> = iago::othello::wthor::read_wthor_dir(&wthor)
+        .map_err(|e| format!("book build: {}: {e}", wthor.display()))?
+        .into_iter()
+        .map(|game| game.moves)
+        .collect();
     eprintln!(
         "book build: {} games read from {}",
         games.len(),

@@ -1,6 +1,7 @@
 //! iago: an Othello engine, with Nine Men's Morris on the same search and protocols.
 
 pub mod arena;
+pub mod book;
 pub mod eval;
 pub mod game;
 pub mod othello;

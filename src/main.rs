@@ -9,6 +9,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago perft [OPTIONS] DEPTH [POSITION]
        iago match --engine NAME=PROTOCOL:COMMAND --engine ... [OPTIONS]
        iago openings [--plies N] [--depth D] [--max-eval DISCS]
+       iago book build|learn|show|check ...  opening book tools
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         Some("perft") => cli::perft::run(rest),
         Some("match") => cli::match_cmd::run(rest),
         Some("openings") => cli::openings::run(rest),
+        Some("book") => cli::book::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

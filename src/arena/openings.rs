@@ -16,6 +16,7 @@ use std::sync::atomic::AtomicBool;
 use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::othello::position::mix64;
+use crate::othello::symmetry::canonical;
 use crate::othello::{DISC, Move, Position};
 use crate::search::{Limits, Searcher};
 
@@ -214,50 +215,6 @@ pub fn format_balanced(openings: &[BalancedOpening], command: &str, evaluator: &
         text.push_str(&format!("{}  # {:+.2}\n", balanced.opening, balanced.discs));
     }
     text
-}
-
-/// The representative of a position's symmetry class: the smallest (player, opponent) of
-/// its 8 images. Same definition as `othello::symmetry::canonical`, which replaces this
-/// once it is on the main branch.
-fn canonical(pos: &Position) -> (Position, ()) {
-    fn flip_vertical(b: u64) -> u64 {
-        b.swap_bytes()
-    }
-    fn flip_horizontal(b: u64) -> u64 {
-        let b = ((b >> 1) & 0x5555_5555_5555_5555) | ((b & 0x5555_5555_5555_5555) << 1);
-        let b = ((b >> 2) & 0x3333_3333_3333_3333) | ((b & 0x3333_3333_3333_3333) << 2);
-        ((b >> 4) & 0x0F0F_0F0F_0F0F_0F0F) | ((b & 0x0F0F_0F0F_0F0F_0F0F) << 4)
-    }
-    fn transpose(b: u64) -> u64 {
-        let mut b = b;
-        let t = (b ^ (b >> 7)) & 0x00AA_00AA_00AA_00AA;
-        b ^= t ^ (t << 7);
-        let t = (b ^ (b >> 14)) & 0x0000_CCCC_0000_CCCC;
-        b ^= t ^ (t << 14);
-        let t = (b ^ (b >> 28)) & 0x0000_0000_F0F0_F0F0;
-        b ^ t ^ (t << 28)
-    }
-    let mut best = (pos.player, pos.opponent);
-    for index in 0..8u8 {
-        let image = |b: u64| {
-            let b = if index & 4 != 0 { transpose(b) } else { b };
-            let b = if index & 2 != 0 { flip_vertical(b) } else { b };
-            if index & 1 != 0 {
-                flip_horizontal(b)
-            } else {
-                b
-            }
-        };
-        best = best.min((image(pos.player), image(pos.opponent)));
-    }
-    (
-        Position {
-            player: best.0,
-            opponent: best.1,
-            side: pos.side,
-        },
-        (),
-    )
 }
 
 #[cfg(test)]

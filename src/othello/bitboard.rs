@@ -2,73 +2,183 @@
 //! h1 bit 7, a2 bit 8, h8 bit 63.
 //!
 //! Everything here works on a (player, opponent) pair and is branch-light: this is the
-//! engine's inner loop.
+//! engine's inner loop. [`legal_moves`] and [`flips`] pick the fastest implementation the
+//! CPU offers at run time. A hot loop that wants those implementations inlined is written
+//! once, generic over [`Kernel`], and instantiated per kernel inside a function compiled
+//! with that kernel's CPU features (see `othello::perft` for the pattern).
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+mod scalar;
 
 /// Squares not on the a or h file: a horizontal or diagonal shift must not wrap through them.
 const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
-
-/// Shifts used by move generation: left/right, up/down, and the two diagonals.
-const SHIFTS: [u32; 4] = [1, 8, 7, 9];
 
 /// The squares where `player` may move: empty squares from which a line of opponent discs
 /// ends in a player disc.
 #[inline]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
-    let empty = !(player | opponent);
-    let mut moves = 0;
-    for shift in SHIFTS {
-        let mask = if shift == 8 {
-            opponent
-        } else {
-            opponent & NOT_EDGE_FILES
-        };
-        moves |= candidates(player, mask, shift);
+    #[cfg(target_arch = "x86_64")]
+    if let Some(kernel) = Avx2::detect() {
+        return kernel.legal_moves(player, opponent);
     }
-    moves & empty
+    scalar::legal_moves(player, opponent)
 }
 
-/// Squares one step beyond a run of `mask` discs that starts next to a `player` disc,
-/// in both directions of one line orientation (Kogge-Stone style fill, 6 steps cover the
-/// longest run).
-#[inline(always)]
-fn candidates(player: u64, mask: u64, shift: u32) -> u64 {
-    let mut up = mask & (player << shift);
-    let mut down = mask & (player >> shift);
-    let pair_up = mask & (mask << shift);
-    let pair_down = pair_up >> shift;
-    up |= mask & (up << shift);
-    down |= mask & (down >> shift);
-    up |= pair_up & (up << (2 * shift));
-    down |= pair_down & (down >> (2 * shift));
-    up |= pair_up & (up << (2 * shift));
-    down |= pair_down & (down >> (2 * shift));
-    (up << shift) | (down >> shift)
-}
-
-/// The discs flipped when `player` plays on `square` (empty if the move is illegal).
+/// The discs flipped when `player` plays on the empty `square` (0..64); empty exactly when
+/// the move is not legal. (On an occupied square the result means nothing.)
 #[inline]
 pub fn flips(square: u32, player: u64, opponent: u64) -> u64 {
-    let rays = &RAYS[square as usize];
-    let mut flipped = 0;
-    // Directions that go to higher bits: the first non-opponent square is the lowest bit.
-    for &ray in &rays[..4] {
-        let stop = ray & !opponent;
-        let first = stop & stop.wrapping_neg();
-        if first & player != 0 {
-            flipped |= ray & (first - 1);
-        }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(kernel) = Avx2::detect() {
+        return kernel.flips(square, player, opponent);
     }
-    // Directions that go to lower bits: the first non-opponent square is the highest bit.
-    for &ray in &rays[4..] {
-        let stop = ray & !opponent;
-        if stop != 0 {
-            let first = 1u64 << (63 - stop.leading_zeros());
-            if first & player != 0 {
-                flipped |= ray & !(first | (first - 1));
+    scalar::flips(square, player, opponent)
+}
+
+/// The number of discs `player` flips by playing the last empty square, `square`: the
+/// count an endgame solver needs at its last ply (0 means `player` cannot play there).
+#[inline]
+pub fn last_square_flip_count(square: u32, player: u64) -> u32 {
+    let opponent = !player & !(1u64 << (square & 63));
+    flips(square, player, opponent).count_ones()
+}
+
+/// One implementation of move generation and flips. Its methods are meant to be inlined
+/// into a loop compiled with the CPU features the kernel needs; a value of a kernel type
+/// is proof that the CPU has them.
+pub trait Kernel: Copy + Send + Sync + 'static {
+    /// A short name for logs and benchmarks.
+    const NAME: &'static str;
+    /// See [`legal_moves`].
+    fn legal_moves(self, player: u64, opponent: u64) -> u64;
+    /// See [`flips`].
+    fn flips(self, square: u32, player: u64, opponent: u64) -> u64;
+}
+
+/// Plain 64-bit arithmetic: runs on every CPU.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Portable;
+
+impl Kernel for Portable {
+    const NAME: &'static str = "portable";
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        scalar::legal_moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn flips(self, square: u32, player: u64, opponent: u64) -> u64 {
+        scalar::flips(square, player, opponent)
+    }
+}
+
+/// AVX2 vectors, four lines at a time; only constructible where the CPU has AVX2 (and
+/// the popcnt, lzcnt, BMI1 and BMI2 that come with it on every AVX2 CPU, checked anyway).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// The kernel, if this CPU supports it.
+    #[inline]
+    pub fn detect() -> Option<Avx2> {
+        (std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2"))
+        .then_some(Avx2(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernel for Avx2 {
+    const NAME: &'static str = "avx2";
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        // SAFETY: an `Avx2` value exists only where `detect` found AVX2.
+        unsafe { avx2::legal_moves(player, opponent) }
+    }
+
+    #[inline(always)]
+    fn flips(self, square: u32, player: u64, opponent: u64) -> u64 {
+        // SAFETY: as above.
+        unsafe { avx2::flips(square, player, opponent) }
+    }
+}
+
+/// The scalar code compiled for CPUs with popcnt, lzcnt, BMI1 and BMI2 (x86-64 from about
+/// 2013 on); a separate kernel so that tests and benchmarks can compare it with the others.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Bmi(());
+
+#[cfg(target_arch = "x86_64")]
+impl Bmi {
+    /// The kernel, if this CPU supports it.
+    #[inline]
+    pub fn detect() -> Option<Bmi> {
+        (std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2"))
+        .then_some(Bmi(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernel for Bmi {
+    const NAME: &'static str = "bmi";
+
+    #[inline(always)]
+    fn legal_moves(self, player: u64, opponent: u64) -> u64 {
+        scalar::legal_moves(player, opponent)
+    }
+
+    #[inline(always)]
+    fn flips(self, square: u32, player: u64, opponent: u64) -> u64 {
+        scalar::flips(square, player, opponent)
+    }
+}
+
+/// Four rays of one square, aligned for a single vector load.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct AlignedRays([u64; 4]);
+
+/// For each square, the rays leaving it towards higher bits (E, S, SE, SW), excluding
+/// the square itself.
+static UP_RAYS: [AlignedRays; 64] = make_rays([(1, 0), (0, 1), (1, 1), (-1, 1)]);
+/// For each square, the rays leaving it towards lower bits (W, N, NW, NE); the order
+/// matches the shifts 1, 8, 9, 7 used by the vector code.
+static DOWN_RAYS: [AlignedRays; 64] = make_rays([(-1, 0), (0, -1), (-1, -1), (1, -1)]);
+
+/// Rays in four (column step, row step) directions from every square.
+const fn make_rays(directions: [(i32, i32); 4]) -> [AlignedRays; 64] {
+    let mut rays = [AlignedRays([0; 4]); 64];
+    let mut square = 0;
+    while square < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let (dc, dr) = directions[d];
+            let mut col = (square % 8) as i32 + dc;
+            let mut row = (square / 8) as i32 + dr;
+            let mut ray = 0u64;
+            while col >= 0 && col < 8 && row >= 0 && row < 8 {
+                ray |= 1u64 << (row * 8 + col);
+                col += dc;
+                row += dr;
             }
+            rays[square].0[d] = ray;
+            d += 1;
         }
+        square += 1;
     }
-    flipped
+    rays
 }
 
 /// The squares adjacent (in any of the 8 directions) to a disc of `discs`; the caller
@@ -90,44 +200,6 @@ pub const FILE_A: u64 = 0x0101_0101_0101_0101;
 pub const FILE_H: u64 = 0x8080_8080_8080_8080;
 /// The four corners.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// For each square, the 8 rays leaving it (excluding the square): first the four going
-/// to higher bits (E, S, SE, SW), then the four going to lower bits (W, N, NW, NE).
-static RAYS: [[u64; 8]; 64] = make_rays();
-
-const fn make_rays() -> [[u64; 8]; 64] {
-    // (column step, row step) in the order documented on RAYS.
-    const DIRECTIONS: [(i32, i32); 8] = [
-        (1, 0),
-        (0, 1),
-        (1, 1),
-        (-1, 1),
-        (-1, 0),
-        (0, -1),
-        (-1, -1),
-        (1, -1),
-    ];
-    let mut rays = [[0u64; 8]; 64];
-    let mut square = 0;
-    while square < 64 {
-        let mut d = 0;
-        while d < 8 {
-            let (dc, dr) = DIRECTIONS[d];
-            let mut col = (square % 8) as i32 + dc;
-            let mut row = (square / 8) as i32 + dr;
-            let mut ray = 0u64;
-            while col >= 0 && col < 8 && row >= 0 && row < 8 {
-                ray |= 1u64 << (row * 8 + col);
-                col += dc;
-                row += dr;
-            }
-            rays[square][d] = ray;
-            d += 1;
-        }
-        square += 1;
-    }
-    rays
-}
 
 /// Iterates over the set bits of a board, lowest first, as square indices.
 #[derive(Clone, Copy)]

@@ -6,4 +6,8 @@ pub mod square;
 
 pub use position::{DISC, Position};
 pub use square::Move;
+pub mod notation;
+pub mod obf;
 pub mod perft;
+pub mod symmetry;
+pub mod wthor;

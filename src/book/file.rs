@@ -1,0 +1,303 @@
+//! The book file: a versioned binary format that tells a complete file from a damaged one,
+//! and the crash-safe way to replace it.
+//!
+//! Layout (little-endian):
+//! ```text
+//! offset size
+//!  0      8  magic "IAGOBOOK"
+//!  8      4  format version (1)
+//! 12      4  entry size in bytes (24)
+//! 16      8  number of entries
+//! 24      4  CRC-32 of bytes 8..24 and of every entry
+//! 28      4  reserved, zero
+//! 32   24*n  entries, sorted by (player, opponent), no duplicates:
+//!            player u64, opponent u64   canonical discs of the side to move and the other
+//!            leaf value i16             best move outside the book, hundredths of a disc
+//!            leaf move u8               square 0..63, 64 = pass, 255 = none
+//!            depth u8                   search depth of the leaf value (60 = exact)
+//!            games u32                  games that went through the position
+//! ```
+//! The file length must be exactly `32 + 24 * n`: a truncated or extended file is
+//! rejected before the checksum is even computed.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::{Entry, Key};
+use crate::othello::{DISC, Move};
+
+const MAGIC: &[u8; 8] = b"IAGOBOOK";
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER_SIZE: usize = 32;
+const ENTRY_SIZE: usize = 24;
+const NO_MOVE: u8 = 255;
+const PASS: u8 = 64;
+
+/// Why a book could not be read or written.
+#[derive(Debug)]
+pub enum BookError {
+    /// The file could not be read, written, renamed or locked.
+    Io { path: PathBuf, error: io::Error },
+    /// The file is not a complete, intact book of a version this build reads.
+    Corrupt { path: PathBuf, reason: String },
+    /// A game given to learn does not replay.
+    InvalidGame(String),
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Io { path, error } => write!(f, "book {}: {error}", path.display()),
+            BookError::Corrupt { path, reason } => write!(
+                f,
+                "book {} is damaged or not a book ({reason}); it was not used and will not be overwritten",
+                path.display()
+            ),
+            BookError::InvalidGame(reason) => write!(f, "cannot learn the game: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BookError + '_ {
+    move |error| BookError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// CRC-32 (IEEE 802.3 polynomial, reflected), table built at compile time.
+const CRC_TABLE: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut crc = i as u32;
+        let mut bit = 0;
+        while bit < 8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+            bit += 1;
+        }
+        table[i] = crc;
+        i += 1;
+    }
+    table
+};
+
+fn crc32(parts: &[&[u8]]) -> u32 {
+    let mut crc = !0u32;
+    for part in parts {
+        for &byte in *part {
+            crc = CRC_TABLE[((crc ^ byte as u32) & 0xFF) as usize] ^ (crc >> 8);
+        }
+    }
+    !crc
+}
+
+/// The bytes of a book file holding `entries`.
+pub fn encode<'a>(entries: impl Iterator<Item = (&'a Key, &'a Entry)>) -> Vec<u8> {
+    let mut sorted: Vec<(&Key, &Entry)> = entries.collect();
+    sorted.sort_unstable_by_key(|(key, _)| **key);
+    let mut payload = Vec::with_capacity(sorted.len() * ENTRY_SIZE);
+    for (&(player, opponent), entry) in sorted {
+        payload.extend_from_slice(&player.to_le_bytes());
+        payload.extend_from_slice(&opponent.to_le_bytes());
+        let value = entry.leaf_value.clamp(-64 * DISC, 64 * DISC) as i16;
+        payload.extend_from_slice(&value.to_le_bytes());
+        payload.push(match entry.leaf_move {
+            None => NO_MOVE,
+            Some(mv) => mv.square().unwrap_or(PASS),
+        });
+        payload.push(entry.depth);
+        payload.extend_from_slice(&entry.games.to_le_bytes());
+    }
+    let mut fields = Vec::with_capacity(16);
+    fields.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    fields.extend_from_slice(&(ENTRY_SIZE as u32).to_le_bytes());
+    fields.extend_from_slice(&((payload.len() / ENTRY_SIZE) as u64).to_le_bytes());
+    let crc = crc32(&[&fields, &payload]);
+    let mut bytes = Vec::with_capacity(HEADER_SIZE + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&fields);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    bytes
+}
+
+fn u32_at(bytes: &[u8], offset: usize) -> u32 {
+    let mut word = [0; 4];
+    word.copy_from_slice(&bytes[offset..offset + 4]);
+    u32::from_le_bytes(word)
+}
+
+fn u64_at(bytes: &[u8], offset: usize) -> u64 {
+    let mut word = [0; 8];
+    word.copy_from_slice(&bytes[offset..offset + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The entries of a book file, or why it is not an intact book. `path` only names the
+/// file in errors.
+pub fn decode(bytes: &[u8], path: &Path) -> Result<Vec<(Key, Entry)>, BookError> {
+    let corrupt = |reason: String| BookError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if bytes.len() < HEADER_SIZE {
+        return Err(corrupt(format!(
+            "{} bytes, shorter than the {HEADER_SIZE}-byte header",
+            bytes.len()
+        )));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(corrupt("no IAGOBOOK signature".into()));
+    }
+    let version = u32_at(bytes, 8);
+    if version != FORMAT_VERSION {
+        return Err(corrupt(format!(
+            "format version {version}, this build reads version {FORMAT_VERSION}"
+        )));
+    }
+    let entry_size = u32_at(bytes, 12);
+    if entry_size as usize != ENTRY_SIZE {
+        return Err(corrupt(format!(
+            "entry size {entry_size}, expected {ENTRY_SIZE}"
+        )));
+    }
+    let count = u64_at(bytes, 16);
+    let expected_len = (count as u128) * ENTRY_SIZE as u128 + HEADER_SIZE as u128;
+    if expected_len != bytes.len() as u128 {
+        return Err(corrupt(format!(
+            "header announces {count} entries ({expected_len} bytes) but the file has {} bytes (truncated?)",
+            bytes.len()
+        )));
+    }
+    let payload = &bytes[HEADER_SIZE..];
+    let stored_crc = u32_at(bytes, 24);
+    let crc = crc32(&[&bytes[8..24], payload]);
+    if crc != stored_crc {
+        return Err(corrupt(format!(
+            "checksum {crc:08x} does not match the stored {stored_crc:08x}"
+        )));
+    }
+    let mut entries = Vec::with_capacity(count as usize);
+    let mut previous: Option<Key> = None;
+    for (index, record) in payload.chunks_exact(ENTRY_SIZE).enumerate() {
+        let key = (u64_at(record, 0), u64_at(record, 8));
+        let bad = |what: &str| corrupt(format!("entry {index}: {what}"));
+        if key.0 & key.1 != 0 {
+            return Err(bad("a square holds discs of both sides"));
+        }
+        if previous.is_some_and(|previous| previous >= key) {
+            return Err(bad("entries out of order or duplicated"));
+        }
+        previous = Some(key);
+        let leaf_value = i16::from_le_bytes([record[16], record[17]]) as i32;
+        if leaf_value.abs() > 64 * DISC {
+            return Err(bad("value out of range"));
+        }
+        let leaf_move = match record[18] {
+            NO_MOVE => None,
+            PASS => Some(Move::PASS),
+            square if square < 64 => Some(Move::from_index(square)),
+            _ => return Err(bad("bad move byte")),
+        };
+        entries.push((
+            key,
+            Entry {
+                leaf_value,
+                leaf_move,
+                depth: record[19],
+                games: u32_at(record, 20),
+                value: leaf_value,
+            },
+        ));
+    }
+    Ok(entries)
+}
+
+/// Reads the book at `path`; `Ok(None)` when there is no file.
+pub fn read(path: &Path) -> Result<Option<Vec<(Key, Entry)>>, BookError> {
+    match fs::read(path) {
+        Ok(bytes) => decode(&bytes, path).map(Some),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(io_error(path)(error)),
+    }
+}
+
+/// Replaces the file at `path` by `bytes` so that a crash at any moment leaves either the
+/// old file or the new one, complete: write a temporary file beside it, flush it to disk,
+/// rename it over the old one, then flush the directory so the rename itself is durable.
+/// The caller holds the book's [`WriteLock`], so the temporary name cannot collide.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
+    let temporary = with_suffix(path, ".tmp");
+    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
+    file.write_all(bytes).map_err(io_error(&temporary))?;
+    file.sync_all().map_err(io_error(&temporary))?;
+    drop(file);
+    fs::rename(&temporary, path).map_err(io_error(path))?;
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    // Syncing a directory is how POSIX makes a rename durable; other systems may refuse to
+    // open a directory, and there the rename is as durable as the platform makes it.
+    if let Ok(directory) = File::open(directory) {
+        directory.sync_all().map_err(io_error(path))?;
+    }
+    Ok(())
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// An exclusive advisory lock on a book, held while it is read, changed and written back,
+/// so that two iago processes never write the same book at once. It is an OS lock on a
+/// `.lock` file beside the book: the kernel drops it when the process dies, so a crash
+/// never leaves a stale lock behind.
+pub struct WriteLock {
+    file: File,
+}
+
+impl WriteLock {
+    /// Waits until no other process holds the lock on the book at `path`, then takes it.
+    pub fn acquire(path: &Path) -> Result<WriteLock, BookError> {
+        let lock_path = with_suffix(path, ".lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error(&lock_path))?;
+        file.lock().map_err(io_error(&lock_path))?;
+        Ok(WriteLock { file })
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        // Closing the file releases the lock too; unlocking first just makes it prompt.
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        assert_eq!(crc32(&[b"123456789"]), 0xCBF4_3926);
+        assert_eq!(crc32(&[b"1234", b"56789"]), 0xCBF4_3926);
+    }
+}

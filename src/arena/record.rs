@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::game::Color;
+use crate::othello::notation::format_position;
 use crate::othello::{Move, Position};
 
 /// One move of a game as the arena records it.
@@ -145,27 +146,10 @@ pub fn format_clock(clock: Duration) -> String {
     }
 }
 
-/// The 64 squares a1..h8 (`*` black, `O` white, `-` empty), a space and the side to move.
+/// The 64 squares a1..h8 (`*` black, `O` white, `-` empty), a space and the side to move:
+/// iago's position string with GGF's mark for Black.
 fn board_field(pos: &Position) -> String {
-    let (black, white) = (pos.black(), pos.white());
-    let mut text: String = (0..64)
-        .map(|square| {
-            let bit = 1u64 << square;
-            if black & bit != 0 {
-                '*'
-            } else if white & bit != 0 {
-                'O'
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    text.push(' ');
-    text.push(match pos.side {
-        Color::Black => '*',
-        Color::White => 'O',
-    });
-    text
+    format_position(pos).replace('X', "*")
 }
 
 /// GGF field values end at `]`; keep free text from closing the field or breaking the line.

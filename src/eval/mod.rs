@@ -31,6 +31,9 @@ impl Evaluator<Position> for SimpleOthello {
     }
 }
 
+/// Names accepted by [`othello_evaluator`], the default first.
+pub const OTHELLO_EVALUATORS: &[&str] = &["simple"];
+
 /// The Othello evaluator called `name`.
 pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, String> {
     match name {

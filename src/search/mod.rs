@@ -71,6 +71,21 @@ pub struct Searcher<G: Game> {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    hash_mb: usize,
+    threads: usize,
+    variety: Option<Variety>,
+}
+
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Opening variety: play a random move among those within `tolerance` of the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variety {
+    /// Largest score loss accepted, in the game's score unit.
+    pub tolerance: Score,
+    /// Seed of the random generator, so that a run can be repeated.
+    pub seed: u64,
 }
 
 impl<G: Game> Searcher<G> {
@@ -81,6 +96,9 @@ impl<G: Game> Searcher<G> {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            variety: None,
         }
     }
 
@@ -90,6 +108,30 @@ impl<G: Game> Searcher<G> {
 
     /// Forgets everything learned in earlier searches (new game).
     pub fn clear(&mut self) {}
+
+    /// Sets the transposition table size in MiB (takes effect at the next search).
+    pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.hash_mb = megabytes;
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// Number of search threads (1 = single-threaded).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Random choice among near-best root moves for opening variety; `None` (the default)
+    /// keeps the search deterministic.
+    pub fn set_variety(&mut self, variety: Option<Variety>) {
+        self.variety = variety;
+    }
 
     /// Searches `pos` within `limits` until done or `stop` is raised, calling `report`
     /// after each completed iteration. Always returns a legal move when one exists.

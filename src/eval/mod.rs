@@ -3,7 +3,10 @@
 //! Evaluators are chosen by name at run time (`--eval NAME`), so the search holds a
 //! boxed [`Evaluator`].
 
+pub mod features;
 pub mod heuristics;
+pub mod pattern;
+pub mod train;
 
 use crate::game::{Game, Score};
 use crate::othello::{DISC, Position};
@@ -37,6 +40,7 @@ impl Evaluator<Position> for SimpleOthello {
 /// Names accepted by [`othello_evaluator`], the default first.
 pub const OTHELLO_EVALUATORS: &[&str] = &[
     "simple",
+    "pattern",
     "discs",
     "mobility",
     "potential-mobility",
@@ -52,6 +56,7 @@ pub const OTHELLO_EVALUATORS: &[&str] = &[
 pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, String> {
     match name {
         "simple" | "default" => Ok(Box::new(SimpleOthello)),
+        "pattern" => Ok(Box::new(pattern::PatternEval::embedded()?)),
         _ => match Heuristic::by_name(name) {
             Some(heuristic) => Ok(Box::new(heuristic)),
             None => Err(format!(

@@ -11,6 +11,8 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago openings [--plies N] [--depth D] [--max-eval DISCS]
        iago book build|learn|show|check ...  opening book tools
        iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
+       iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
+       iago eval-match A B [OPTIONS]      in-process games between two evaluators
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -28,6 +30,8 @@ fn main() -> ExitCode {
         Some("openings") => cli::openings::run(rest),
         Some("book") => cli::book::run(rest),
         Some("train") => cli::train::run(rest),
+        Some("accuracy") => cli::accuracy::run(rest),
+        Some("eval-match") => cli::eval_match::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

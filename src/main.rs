@@ -10,6 +10,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago match --engine NAME=PROTOCOL:COMMAND --engine ... [OPTIONS]
        iago openings [--plies N] [--depth D] [--max-eval DISCS]
        iago book build|learn|show|check ...  opening book tools
+       iago bench [--depth N] [OPTIONS]       fixed-depth search signature and speed
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
         Some("match") => cli::match_cmd::run(rest),
         Some("openings") => cli::openings::run(rest),
         Some("book") => cli::book::run(rest),
+        Some("bench") => cli::bench::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

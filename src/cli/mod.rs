@@ -1,5 +1,6 @@
 //! Subcommands of the `iago` binary, one module each.
 
+pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod match_cmd;

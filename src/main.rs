@@ -10,7 +10,8 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago match --engine NAME=PROTOCOL:COMMAND --engine ... [OPTIONS]
        iago openings [--plies N] [--depth D] [--max-eval DISCS]
        iago book build|learn|show|check ...  opening book tools
-       iago bench [--depth N] [OPTIONS]       fixed-depth search signature and speed
+       iago bench [--depth N] [OPTIONS]   fixed-depth search signature and speed
+       iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         Some("openings") => cli::openings::run(rest),
         Some("book") => cli::book::run(rest),
         Some("bench") => cli::bench::run(rest),
+        Some("train") => cli::train::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

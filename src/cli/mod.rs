@@ -6,3 +6,4 @@ pub mod engine;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;
+pub mod train;

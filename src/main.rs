@@ -12,6 +12,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago book build|learn|show|check ...  opening book tools
        iago bench [--depth N] [OPTIONS]   fixed-depth search signature and speed
        iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
+       iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         Some("openings") => cli::openings::run(rest),
         Some("book") => cli::book::run(rest),
         Some("bench") => cli::bench::run(rest),
+        Some("solve") => cli::solve::run(rest),
         Some("train") => cli::train::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");

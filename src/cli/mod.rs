@@ -6,4 +6,5 @@ pub mod engine;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;
+pub mod solve;
 pub mod train;

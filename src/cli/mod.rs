@@ -1,8 +1,10 @@
 //! Subcommands of the `iago` binary, one module each.
 
+pub mod accuracy;
 pub mod bench;
 pub mod book;
 pub mod engine;
+pub mod eval_match;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;

@@ -39,8 +39,8 @@ impl Evaluator<Position> for SimpleOthello {
 
 /// Names accepted by [`othello_evaluator`], the default first.
 pub const OTHELLO_EVALUATORS: &[&str] = &[
-    "simple",
     "pattern",
+    "simple",
     "discs",
     "mobility",
     "potential-mobility",
@@ -55,8 +55,10 @@ pub const OTHELLO_EVALUATORS: &[&str] = &[
 /// The Othello evaluator called `name` (`default` is the first of [`OTHELLO_EVALUATORS`]).
 pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, String> {
     match name {
-        "simple" | "default" => Ok(Box::new(SimpleOthello)),
-        "pattern" => Ok(Box::new(pattern::PatternEval::embedded()?)),
+        "simple" => Ok(Box::new(SimpleOthello)),
+        // The trained pattern evaluation is the default: it beats every seed heuristic
+        // (see README.md, eval-match).
+        "pattern" | "default" => Ok(Box::new(pattern::PatternEval::embedded()?)),
         _ => match Heuristic::by_name(name) {
             Some(heuristic) => Ok(Box::new(heuristic)),
             None => Err(format!(

@@ -10,6 +10,11 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago match --engine NAME=PROTOCOL:COMMAND --engine ... [OPTIONS]
        iago openings [--plies N] [--depth D] [--max-eval DISCS]
        iago book build|learn|show|check ...  opening book tools
+       iago bench [--depth N] [OPTIONS]   fixed-depth search signature and speed
+       iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
+       iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
+       iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
+       iago eval-match A B [OPTIONS]      in-process games between two evaluators
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -26,6 +31,11 @@ fn main() -> ExitCode {
         Some("match") => cli::match_cmd::run(rest),
         Some("openings") => cli::openings::run(rest),
         Some("book") => cli::book::run(rest),
+        Some("bench") => cli::bench::run(rest),
+        Some("solve") => cli::solve::run(rest),
+        Some("train") => cli::train::run(rest),
+        Some("accuracy") => cli::accuracy::run(rest),
+        Some("eval-match") => cli::eval_match::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

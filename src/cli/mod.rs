@@ -1,7 +1,12 @@
 //! Subcommands of the `iago` binary, one module each.
 
+pub mod accuracy;
+pub mod bench;
 pub mod book;
 pub mod engine;
+pub mod eval_match;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;
+pub mod solve;
+pub mod train;

@@ -3,8 +3,14 @@
 //! Evaluators are chosen by name at run time (`--eval NAME`), so the search holds a
 //! boxed [`Evaluator`].
 
+pub mod features;
+pub mod heuristics;
+pub mod pattern;
+pub mod train;
+
 use crate::game::{Game, Score};
 use crate::othello::{DISC, Position};
+pub use heuristics::Heuristic;
 
 /// A static evaluation from the side to move's point of view, in the game's score unit.
 pub trait Evaluator<G: Game>: Send + Sync {
@@ -32,12 +38,49 @@ impl Evaluator<Position> for SimpleOthello {
 }
 
 /// Names accepted by [`othello_evaluator`], the default first.
-pub const OTHELLO_EVALUATORS: &[&str] = &["simple"];
+pub const OTHELLO_EVALUATORS: &[&str] = &[
+    "pattern",
+    "simple",
+    "discs",
+    "mobility",
+    "potential-mobility",
+    "stage-mobility",
+    "cowthello",
+    "stable",
+    "cowthello-safe",
+    "combined",
+    "kotlin",
+];
 
-/// The Othello evaluator called `name`.
+/// The Othello evaluator called `name` (`default` is the first of [`OTHELLO_EVALUATORS`]).
 pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, String> {
     match name {
-        "simple" | "default" => Ok(Box::new(SimpleOthello)),
-        _ => Err(format!("unknown evaluator {name:?}")),
+        "simple" => Ok(Box::new(SimpleOthello)),
+        // The trained pattern evaluation is the default: it beats every seed heuristic
+        // (see README.md, eval-match).
+        "pattern" | "default" => Ok(Box::new(pattern::PatternEval::embedded()?)),
+        _ => match Heuristic::by_name(name) {
+            Some(heuristic) => Ok(Box::new(heuristic)),
+            None => Err(format!(
+                "unknown evaluator {name:?} (known: {})",
+                OTHELLO_EVALUATORS.join(", ")
+            )),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_evaluator_is_constructible_under_its_name() {
+        for &name in OTHELLO_EVALUATORS {
+            let evaluator = othello_evaluator(name).expect(name);
+            assert_eq!(evaluator.name(), name);
+        }
+        let default = othello_evaluator("default").expect("default");
+        assert_eq!(default.name(), OTHELLO_EVALUATORS[0]);
+        assert!(othello_evaluator("no-such-evaluator").is_err());
     }
 }

@@ -1,0 +1,136 @@
+//! `iago bench [OPTIONS]`: fixed-depth searches of a fixed set of positions. The total
+//! node count is the search's signature (it changes only when the search's behaviour
+//! does); nodes per second measure its speed.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use iago::eval::othello_evaluator;
+use iago::game::Game;
+use iago::othello::notation::parse_position;
+use iago::othello::{DISC, Move, Position};
+use iago::search::{Limits, OrderingRules, Searcher};
+
+const HELP: &str = "usage: iago bench [OPTIONS]
+
+Searches a fixed set of positions (openings and midgames) at a fixed depth, each from
+cleared tables, and prints each search and the totals: the node count is the search's
+signature, nodes per second its speed.
+
+Options:
+  --depth N        search depth (default 10)
+  --eval NAME      evaluator (default: the default evaluator)
+  --hash MB        transposition table size (default 64)
+  --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
+                   switch off one move-ordering rule (to measure what it buys)
+  -h, --help       print this help";
+
+/// Opening lines (played from the start) and midgame positions.
+const LINES: &[&str] = &[
+    "",
+    "f5d6c3d3c4f4c5b3c2e6",
+    "f5d6c3d3c4f4c5b4b5c6f3e6e3g6f6g5d7g3",
+    "f5d6c3d3c4f4f6g5e3f3g4h3g3f2",
+    "f5d6c4d3c5f4e3f3c2b4b3",
+];
+const POSITIONS: &[&str] = &[
+    // FFO #40-#44: 20 to 22 empties, searched at the midgame depth.
+    "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    "-OOOOO----OOOOX--OOOOOO-XXXXXOO--XXOOX--OOXOXX----OXXO---OOO--O- X",
+    "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X",
+    "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+    "--O-X-O---O-XO-O-OOXXXOOOOOOXXXOOOOOXX--XXOOXO----XXXX-----XXX-- O",
+];
+
+/// The bench positions, in order.
+fn positions() -> Result<Vec<Position>, String> {
+    let mut result = Vec::new();
+    for line in LINES {
+        let mut pos = Position::start();
+        for chunk in line.as_bytes().chunks(2) {
+            let text = std::str::from_utf8(chunk).map_err(|e| e.to_string())?;
+            let mv: Move = text.parse().map_err(|e| format!("bench line: {e}"))?;
+            pos = pos
+                .try_play(mv)
+                .ok_or_else(|| format!("bench line {line}: {mv} is illegal"))?;
+        }
+        result.push(pos);
+    }
+    for text in POSITIONS {
+        result.push(parse_position(text).map_err(|e| e.to_string())?);
+    }
+    Ok(result)
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut depth = 10;
+    let mut eval = "default".to_string();
+    let mut hash_mb = iago::search::DEFAULT_HASH_MB;
+    let mut rules = OrderingRules::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .cloned()
+                .ok_or_else(|| format!("bench: {name} needs a value"))
+        };
+        match arg.as_str() {
+            "-h" | "--help" => {
+                println!("{HELP}");
+                return Ok(());
+            }
+            "--depth" => {
+                depth = value("--depth")?
+                    .parse()
+                    .map_err(|_| "bench: bad --depth")?
+            }
+            "--eval" => eval = value("--eval")?,
+            "--hash" => hash_mb = value("--hash")?.parse().map_err(|_| "bench: bad --hash")?,
+            "--no-hash-move" => rules.hash_move = false,
+            "--no-evaluation" => rules.evaluation = false,
+            "--no-mobility" => rules.mobility = false,
+            "--no-parity" => rules.parity = false,
+            "--no-stability" => rules.stability = false,
+            _ => {
+                return Err(format!(
+                    "bench: unknown option {arg:?} (try `iago bench --help`)"
+                ));
+            }
+        }
+    }
+    let mut searcher = Searcher::new(othello_evaluator(&eval)?);
+    searcher.set_hash_mb(hash_mb);
+    searcher.set_ordering(rules);
+    searcher.allocate_tables();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    for (i, pos) in positions()?.iter().enumerate() {
+        searcher.clear();
+        let started = Instant::now();
+        let report = searcher.search(pos, &limits, &stop, &mut |_| {});
+        let elapsed = started.elapsed();
+        let mv = report
+            .best_move
+            .map_or("--".to_string(), |mv| pos.format_move(mv));
+        println!(
+            "{:2}  empties {:2}  move {mv:>4}  score {:+7.2}  nodes {:>11}  {:8.3} s",
+            i + 1,
+            pos.empty_count(),
+            f64::from(report.score) / f64::from(DISC),
+            report.nodes,
+            elapsed.as_secs_f64()
+        );
+        nodes += report.nodes;
+        time += elapsed;
+    }
+    println!(
+        "bench depth {depth}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
+        time.as_secs_f64(),
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
+    Ok(())
+}

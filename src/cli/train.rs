@@ -1,0 +1,122 @@
+//! `iago train`: fits the pattern weights on WTHOR games (see `eval::train`) and writes
+//! the weight file that the build embeds.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use iago::eval::Evaluator;
+use iago::eval::features::{DISCS_PER_STAGE, STAGES};
+use iago::eval::pattern::{PatternEval, PatternWeights};
+use iago::eval::train::{TrainConfig, fit, load_wthor};
+use iago::othello::{DISC, Position};
+
+const HELP: &str = "usage: iago train --wthor DIR [--out FILE] [--game-step N] [--holdout N]
+                  [--epochs N] [--rate R] [--l2 X] [--seed N]
+
+Fits the pattern evaluation's weights on the WTHOR games in DIR and writes them to FILE
+(default src/eval/weights/patterns.bin, which the next build embeds). Positions of every
+N-th game are used (--game-step, default 1), every --holdout-th used game (default 10)
+is held out for testing. Prints the error per epoch and per stage, in discs.
+Defaults: --epochs 12 --rate 0.004 --l2 0.0005 --seed 1.";
+
+fn number<T: std::str::FromStr>(name: &str, text: Option<&String>) -> Result<T, String> {
+    let text = text.ok_or_else(|| format!("{name} needs a value"))?;
+    text.parse()
+        .map_err(|_| format!("{name}: {text:?} is not a valid number"))
+}
+
+/// Runs `iago train` with `args`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut config = TrainConfig::default();
+    let mut wthor: Option<PathBuf> = None;
+    let mut out = PathBuf::from("src/eval/weights/patterns.bin");
+    let mut words = args.iter();
+    while let Some(option) = words.next() {
+        match option.as_str() {
+            "--help" | "-h" => {
+                println!("{HELP}");
+                return Ok(());
+            }
+            "--wthor" => {
+                wthor = Some(PathBuf::from(words.next().ok_or("--wthor needs a value")?));
+            }
+            "--out" => out = PathBuf::from(words.next().ok_or("--out needs a value")?),
+            "--game-step" => config.game_step = number("--game-step", words.next())?,
+            "--holdout" => config.holdout_every = number("--holdout", words.next())?,
+            "--epochs" => config.epochs = number("--epochs", words.next())?,
+            "--rate" => config.learning_rate = number("--rate", words.next())?,
+            "--l2" => config.l2 = number("--l2", words.next())?,
+            "--seed" => config.seed = number("--seed", words.next())?,
+            other => return Err(format!("train: unknown option {other:?}\n{HELP}")),
+        }
+    }
+    let wthor = wthor.ok_or_else(|| format!("train: --wthor DIR is required\n{HELP}"))?;
+    if config.game_step == 0 || config.holdout_every < 2 {
+        return Err("train: --game-step must be at least 1 and --holdout at least 2".into());
+    }
+    if !(config.learning_rate.is_finite() && config.learning_rate > 0.0 && config.l2 >= 0.0) {
+        return Err("train: --rate must be positive and --l2 not negative".into());
+    }
+    let start = Instant::now();
+    let data = load_wthor(&wthor, &config)?;
+    println!(
+        "data: {} games from {}, {} training positions, {} held out ({:.1} s)",
+        data.games,
+        wthor.display(),
+        data.train.len(),
+        data.test.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("config: {config:?}");
+    let mut trainer = fit(&data, &config, &mut |epoch, train, test, seconds| {
+        println!(
+            "epoch {epoch:2}: rmse train {train:.3} held-out {test:.3} discs ({seconds:.0} s)"
+        );
+    });
+    let train_errors = trainer.errors(&data.train);
+    let test_errors = trainer.errors(&data.test);
+    let weights = PatternWeights::from_values(&trainer.values())?;
+    let bytes = weights.encode();
+    std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    // The held-out error of the stored (rounded) weights, through the evaluator itself.
+    let stored: &'static PatternWeights = Box::leak(Box::new(weights));
+    let eval = PatternEval::with_weights(stored);
+    let mut quantised = [(0f64, 0usize); STAGES];
+    for sample in &data.test {
+        let pos = Position {
+            player: sample.player,
+            opponent: sample.opponent,
+            side: iago::game::Color::Black,
+        };
+        let stage = iago::eval::features::stage(&pos);
+        let error = f64::from(eval.evaluate(&pos)) / f64::from(DISC) - f64::from(sample.label);
+        quantised[stage].0 += error * error;
+        quantised[stage].1 += 1;
+    }
+    println!("stage  discs   train-n  train-rmse  held-n  held-rmse  stored-rmse");
+    for (stage, &(sum, n)) in quantised.iter().enumerate() {
+        let low = 4 + stage as u32 * DISCS_PER_STAGE;
+        let high = if stage + 1 == STAGES {
+            64
+        } else {
+            low + DISCS_PER_STAGE - 1
+        };
+        println!(
+            "{stage:5}  {low:2}-{high:2}  {:8}  {:10.3}  {:6}  {:9.3}  {:11.3}",
+            train_errors.count[stage],
+            train_errors.rmse[stage],
+            test_errors.count[stage],
+            test_errors.rmse[stage],
+            (sum / n.max(1) as f64).sqrt()
+        );
+    }
+    println!(
+        "overall: train {:.3} held-out {:.3} discs; wrote {} ({} bytes); total {:.0} s",
+        train_errors.overall(),
+        test_errors.overall(),
+        out.display(),
+        bytes.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,474 @@
+//! The features of the pattern evaluation: which squares each pattern reads, where its
+//! symmetric placements are, and how a position turns into one weight index per placement.
+//!
+//! A pattern is a set of squares in a canonical orientation. Each of its placements is
+//! read on the board seen through one of the 8 symmetries, so all placements of a
+//! pattern share one weight table and read the squares in corresponding order. The
+//! squares of a pattern, in increasing bit order, are the ternary digits of its index:
+//! 0 empty, 1 the side to move's disc, 2 the opponent's.
+//!
+//! Besides the patterns there are three small features: the side to move's mobility,
+//! the opponent's mobility, and the parity of the number of empty squares.
+//!
+//! One weight set is used per stage; the stage is the number of discs on the board in
+//! steps of [`DISCS_PER_STAGE`].
+
+use std::sync::OnceLock;
+
+use crate::othello::Position;
+use crate::othello::bitboard::legal_moves;
+use crate::othello::symmetry::{Symmetry, transform_board};
+
+/// A pattern: a name and the squares it reads in its canonical orientation.
+pub struct Pattern {
+    pub name: &'static str,
+    pub mask: u64,
+}
+
+const fn squares(list: &[u32]) -> u64 {
+    let mut mask = 0;
+    let mut i = 0;
+    while i < list.len() {
+        mask |= 1u64 << list[i];
+        i += 1;
+    }
+    mask
+}
+
+/// The patterns (a1 is bit 0, h1 bit 7, a2 bit 8).
+pub const PATTERNS: [Pattern; 11] = [
+    // The first row with the two X-squares b2 and g2.
+    Pattern {
+        name: "edge+2x",
+        mask: 0xFF | (1 << 9) | (1 << 14),
+    },
+    Pattern {
+        name: "corner-3x3",
+        mask: squares(&[0, 1, 2, 8, 9, 10, 16, 17, 18]),
+    },
+    Pattern {
+        name: "corner-2x5",
+        mask: squares(&[0, 1, 2, 3, 4, 8, 9, 10, 11, 12]),
+    },
+    Pattern {
+        name: "diagonal-8",
+        mask: squares(&[0, 9, 18, 27, 36, 45, 54, 63]),
+    },
+    Pattern {
+        name: "diagonal-7",
+        mask: squares(&[1, 10, 19, 28, 37, 46, 55]),
+    },
+    Pattern {
+        name: "diagonal-6",
+        mask: squares(&[2, 11, 20, 29, 38, 47]),
+    },
+    Pattern {
+        name: "diagonal-5",
+        mask: squares(&[3, 12, 21, 30, 39]),
+    },
+    Pattern {
+        name: "diagonal-4",
+        mask: squares(&[4, 13, 22, 31]),
+    },
+    Pattern {
+        name: "line-2",
+        mask: 0xFF << 8,
+    },
+    Pattern {
+        name: "line-3",
+        mask: 0xFF << 16,
+    },
+    Pattern {
+        name: "line-4",
+        mask: 0xFF << 24,
+    },
+];
+
+/// Mobility values above this share the last weight.
+pub const MAX_MOBILITY: usize = 39;
+
+/// Discs on the board per stage step.
+pub const DISCS_PER_STAGE: u32 = 4;
+/// Number of weight sets: stages 0..STAGES by `(discs - 4) / 4`, the last one also
+/// holding the full board.
+pub const STAGES: usize = 15;
+
+/// The stage of a position.
+#[inline]
+pub fn stage(pos: &Position) -> usize {
+    let discs = (pos.player | pos.opponent).count_ones();
+    ((discs.saturating_sub(4) / DISCS_PER_STAGE) as usize).min(STAGES - 1)
+}
+
+/// One placement: read `mask` on the board seen through `symmetry`; its weights start at
+/// `offset` within a stage's weights.
+#[derive(Clone, Copy, Debug)]
+pub struct Placement {
+    pub symmetry: usize,
+    pub mask: u64,
+    pub offset: u32,
+}
+
+/// The whole feature layout, computed once.
+pub struct Layout {
+    pub placements: Vec<Placement>,
+    /// Start of each pattern's weights within a stage, and its size (3^squares).
+    pub pattern_offsets: Vec<(u32, u32)>,
+    pub mobility_offset: u32,
+    pub opponent_mobility_offset: u32,
+    pub parity_offset: u32,
+    /// Weights in one stage.
+    pub stage_len: u32,
+    /// For each weight index, the smallest index of the configurations equal to it under
+    /// the symmetries that map its pattern onto itself (a mirrored edge, say). Training
+    /// ties these weights, which makes the evaluation symmetric.
+    pub canonical: Vec<u32>,
+}
+
+/// Number of features active in every position: one per placement, plus the mobility
+/// and parity features.
+pub const EXTRA_FEATURES: usize = 3;
+
+impl Layout {
+    /// Features active in one position.
+    pub fn active(&self) -> usize {
+        self.placements.len() + EXTRA_FEATURES
+    }
+}
+
+/// The layout (placements found by applying the 8 symmetries to each pattern and keeping
+/// the distinct square sets).
+pub fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(|| {
+        let mut placements = Vec::new();
+        let mut pattern_offsets = Vec::new();
+        let mut offset = 0u32;
+        for pattern in &PATTERNS {
+            let size = 3u32.pow(pattern.mask.count_ones());
+            let mut seen = Vec::new();
+            for (index, &symmetry) in Symmetry::ALL.iter().enumerate() {
+                // Reading `mask` on the transformed board reads these original squares.
+                let original = transform_board(pattern.mask, symmetry.inverse());
+                if !seen.contains(&original) {
+                    seen.push(original);
+                    placements.push(Placement {
+                        symmetry: index,
+                        mask: pattern.mask,
+                        offset,
+                    });
+                }
+            }
+            pattern_offsets.push((offset, size));
+            offset += size;
+        }
+        let mobility_offset = offset;
+        let opponent_mobility_offset = mobility_offset + MAX_MOBILITY as u32 + 1;
+        let parity_offset = opponent_mobility_offset + MAX_MOBILITY as u32 + 1;
+        let stage_len = parity_offset + 2;
+        let mut canonical: Vec<u32> = (0..stage_len).collect();
+        for (pattern, &(start, size)) in PATTERNS.iter().zip(&pattern_offsets) {
+            let permutations = self_symmetries(pattern.mask);
+            let digits = pattern.mask.count_ones() as usize;
+            for config in 0..size {
+                let mut digit_values = [0u32; 16];
+                let mut rest = config;
+                for value in digit_values.iter_mut().take(digits) {
+                    *value = rest % 3;
+                    rest /= 3;
+                }
+                let smallest = permutations
+                    .iter()
+                    .map(|perm| {
+                        perm.iter()
+                            .rev()
+                            .fold(0u32, |acc, &j| acc * 3 + digit_values[j])
+                    })
+                    .min()
+                    .unwrap_or(config);
+                canonical[(start + config) as usize] = start + smallest;
+            }
+        }
+        Layout {
+            placements,
+            pattern_offsets,
+            mobility_offset,
+            opponent_mobility_offset,
+            parity_offset,
+            stage_len,
+            canonical,
+        }
+    })
+}
+
+/// For each symmetry mapping `mask` onto itself, the digit permutation it causes: digit
+/// `i` of the transformed board's index is digit `perm[i]` of the original's.
+fn self_symmetries(mask: u64) -> Vec<Vec<usize>> {
+    let squares: Vec<u8> = (0..64u8).filter(|&sq| mask & (1 << sq) != 0).collect();
+    Symmetry::ALL
+        .iter()
+        .filter(|&&symmetry| transform_board(mask, symmetry) == mask)
+        .map(|&symmetry| {
+            squares
+                .iter()
+                .map(|&sq| {
+                    let source = symmetry.inverse().transform_square(sq);
+                    squares.iter().position(|&s| s == source).unwrap_or(0)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// For each binary number of up to 10 bits, the same digits read in base 3.
+static TERNARY: [u16; 1024] = {
+    let mut table = [0u16; 1024];
+    let mut bits = 0;
+    while bits < 1024 {
+        let mut value = 0u16;
+        let mut power = 1u16;
+        let mut b = bits;
+        while b != 0 {
+            if b & 1 != 0 {
+                value += power;
+            }
+            power *= 3;
+            b >>= 1;
+        }
+        table[bits] = value;
+        bits += 1;
+    }
+    table
+};
+
+/// Gathers the bits of `board` under `mask` into the low bits (parallel bit extract).
+trait Extract {
+    fn extract(board: u64, mask: u64) -> u64;
+}
+
+struct PortableExtract;
+
+impl Extract for PortableExtract {
+    #[inline(always)]
+    fn extract(board: u64, mut mask: u64) -> u64 {
+        let mut out = 0;
+        let mut bit = 0;
+        while mask != 0 {
+            let low = mask & mask.wrapping_neg();
+            if board & low != 0 {
+                out |= 1 << bit;
+            }
+            bit += 1;
+            mask ^= low;
+        }
+        out
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+struct Bmi2Extract;
+
+#[cfg(target_arch = "x86_64")]
+impl Extract for Bmi2Extract {
+    #[inline(always)]
+    fn extract(board: u64, mask: u64) -> u64 {
+        // SAFETY: only instantiated inside functions compiled with BMI2 and called after
+        // `has_bmi2` found it.
+        unsafe { std::arch::x86_64::_pext_u64(board, mask) }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_bmi2() -> bool {
+    static BMI2: OnceLock<bool> = OnceLock::new();
+    *BMI2.get_or_init(|| std::is_x86_feature_detected!("bmi2"))
+}
+
+/// Calls `visit(index)` with the weight index (within the stage) of every active feature
+/// of `pos`.
+#[inline(always)]
+fn for_each_with<E: Extract>(layout: &Layout, pos: &Position, visit: &mut impl FnMut(usize)) {
+    let (p, o) = (pos.player, pos.opponent);
+    let mut boards = [(0u64, 0u64); 8];
+    for (board, &symmetry) in boards.iter_mut().zip(Symmetry::ALL.iter()) {
+        *board = (transform_board(p, symmetry), transform_board(o, symmetry));
+    }
+    for placement in &layout.placements {
+        let (tp, to) = boards[placement.symmetry];
+        let mine = TERNARY[E::extract(tp, placement.mask) as usize];
+        let theirs = TERNARY[E::extract(to, placement.mask) as usize];
+        visit(placement.offset as usize + mine as usize + 2 * theirs as usize);
+    }
+    let mobility = (legal_moves(p, o).count_ones() as usize).min(MAX_MOBILITY);
+    let opponent_mobility = (legal_moves(o, p).count_ones() as usize).min(MAX_MOBILITY);
+    visit(layout.mobility_offset as usize + mobility);
+    visit(layout.opponent_mobility_offset as usize + opponent_mobility);
+    let parity = (!(p | o)).count_ones() as usize & 1;
+    visit(layout.parity_offset as usize + parity);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn sum_bmi2(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for_each_with::<Bmi2Extract>(layout, pos, &mut |i| {
+        sum += i32::from(weights.get(i).copied().unwrap_or(0));
+    });
+    sum
+}
+
+fn sum_portable(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
+    let mut sum = 0i32;
+    for_each_with::<PortableExtract>(layout, pos, &mut |i| {
+        sum += i32::from(weights.get(i).copied().unwrap_or(0));
+    });
+    sum
+}
+
+/// The sum of `weights` (one stage's) over the active features of `pos`.
+#[inline]
+pub fn weighted_sum(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: BMI2 is present.
+        return unsafe { sum_bmi2(layout, pos, weights) };
+    }
+    sum_portable(layout, pos, weights)
+}
+
+/// Writes the weight indices (within the stage) of the active features of `pos` into
+/// `out`, which must hold [`Layout::active`] entries. For training.
+pub fn indices(layout: &Layout, pos: &Position, out: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: BMI2 is present.
+        return unsafe { indices_bmi2(layout, pos, out) };
+    }
+    indices_with::<PortableExtract>(layout, pos, out)
+}
+
+#[inline(always)]
+fn indices_with<E: Extract>(layout: &Layout, pos: &Position, out: &mut [u32]) {
+    let mut n = 0;
+    for_each_with::<E>(layout, pos, &mut |i| {
+        if let Some(slot) = out.get_mut(n) {
+            *slot = i as u32;
+        }
+        n += 1;
+    });
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn indices_bmi2(layout: &Layout, pos: &Position, out: &mut [u32]) {
+    indices_with::<Bmi2Extract>(layout, pos, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_cover_each_pattern_symmetrically() {
+        let layout = layout();
+        let count = |name: &str| {
+            let mask = PATTERNS.iter().find(|p| p.name == name).unwrap().mask;
+            layout.placements.iter().filter(|p| p.mask == mask).count()
+        };
+        assert_eq!(count("edge+2x"), 4);
+        assert_eq!(count("corner-3x3"), 4);
+        assert_eq!(count("corner-2x5"), 8);
+        assert_eq!(count("diagonal-8"), 2);
+        assert_eq!(count("diagonal-4"), 4);
+        assert_eq!(count("line-2"), 4);
+        assert_eq!(layout.placements.len(), 46);
+        assert_eq!(layout.active(), 49);
+    }
+
+    #[test]
+    fn extraction_agrees_between_implementations() {
+        let mut pos = Position::start();
+        let layout = layout();
+        let weights: Vec<i16> = (0..layout.stage_len)
+            .map(|i| (i % 2001) as i16 - 1000)
+            .collect();
+        // Walk a game along the first legal move each time.
+        while !pos.has_no_move() {
+            let expected: i32 = {
+                let mut out = vec![0u32; layout.active()];
+                indices(layout, &pos, &mut out);
+                out.iter().map(|&i| i32::from(weights[i as usize])).sum()
+            };
+            assert_eq!(weighted_sum(layout, &pos, &weights), expected);
+            assert_eq!(sum_portable(layout, &pos, &weights), expected);
+            let mut portable = vec![0u32; layout.active()];
+            indices_with::<PortableExtract>(layout, &pos, &mut portable);
+            let mut fast = vec![0u32; layout.active()];
+            indices(layout, &pos, &mut fast);
+            assert_eq!(portable, fast);
+            pos = pos.play_square(pos.moves().trailing_zeros());
+        }
+    }
+
+    #[test]
+    fn symmetric_positions_have_the_same_features() {
+        // After a few moves, every symmetry of the position activates the same multiset
+        // of tied weights: that is what sharing weights between placements means.
+        let mut pos = Position::start();
+        for _ in 0..9 {
+            let moves = pos.moves();
+            if moves == 0 {
+                break;
+            }
+            pos = pos.play_square(63 - moves.leading_zeros());
+        }
+        let layout = layout();
+        let tied = |pos: &Position| {
+            let mut out = vec![0u32; layout.active()];
+            indices(layout, pos, &mut out);
+            let mut out: Vec<u32> = out.iter().map(|&i| layout.canonical[i as usize]).collect();
+            out.sort_unstable();
+            out
+        };
+        let base = tied(&pos);
+        let mut raw_differs = false;
+        for symmetry in Symmetry::ALL {
+            assert_eq!(base, tied(&pos.transformed(symmetry)), "{symmetry:?}");
+            let mut a = vec![0u32; layout.active()];
+            let mut b = vec![0u32; layout.active()];
+            indices(layout, &pos, &mut a);
+            indices(layout, &pos.transformed(symmetry), &mut b);
+            a.sort_unstable();
+            b.sort_unstable();
+            raw_differs |= a != b;
+        }
+        // Without tying, mirrored placements read their squares in reverse order.
+        assert!(raw_differs);
+    }
+
+    #[test]
+    fn canonical_index_of_a_mirrored_edge() {
+        let layout = layout();
+        // Edge pattern: a1 (digit 0) mine vs h1 (digit 7) mine are mirror images.
+        let a1 = 1;
+        let h1 = 3u32.pow(7);
+        assert_eq!(layout.canonical[a1], layout.canonical[h1 as usize]);
+        assert_eq!(layout.canonical[h1 as usize], 1);
+        // Diagonal-4 (e1 f2 g3 h4) is mirrored onto itself by the h1-a8 reflection.
+        let (start, _) = layout.pattern_offsets[7];
+        assert_eq!(layout.canonical[(start + 27) as usize], start + 1);
+        // Corner-2x5 has no self-symmetry: every index is its own.
+        let (start, size) = layout.pattern_offsets[2];
+        assert!((start..start + size).all(|i| layout.canonical[i as usize] == i));
+    }
+
+    #[test]
+    fn start_position_index_of_the_first_row_is_empty() {
+        let layout = layout();
+        let mut out = vec![0u32; layout.active()];
+        indices(layout, &Position::start(), &mut out);
+        // All four edge placements read ten empty squares: index 0 of the edge table.
+        assert_eq!(&out[..4], &[0, 0, 0, 0]);
+        assert_eq!(stage(&Position::start()), 0);
+    }
+}

@@ -1,0 +1,244 @@
+//! The pattern evaluation: a sum of trained weights, one per active feature (see
+//! [`super::features`]), from the weight set of the position's stage.
+//!
+//! The weights are embedded in the binary from `weights/patterns.bin` (how they were made
+//! is in `weights/patterns.origin.md`). File format, little-endian: the magic
+//! `IAGOPAT1`, the number of stages (u32), the weights per stage (u32), then the weights
+//! of stage 0, 1, ... as i16 in hundredths of a disc, where the value `i16::MIN` is
+//! followed by a u16 count of zero weights (most pattern configurations never occur).
+
+use std::sync::OnceLock;
+
+use super::Evaluator;
+use super::features::{self, Layout, STAGES};
+use crate::game::Score;
+use crate::othello::{DISC, Position};
+
+const MAGIC: &[u8; 8] = b"IAGOPAT1";
+const ZERO_RUN: i16 = i16::MIN;
+
+/// The trained weights shipped with iago.
+static EMBEDDED: &[u8] = include_bytes!("weights/patterns.bin");
+
+/// All stages' weights, stage after stage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternWeights {
+    stage_len: usize,
+    weights: Vec<i16>,
+}
+
+impl PatternWeights {
+    /// Weights for the current layout, from `values` (all stages, in hundredths of a
+    /// disc, rounded and clamped to i16).
+    pub fn from_values(values: &[f32]) -> Result<PatternWeights, String> {
+        let stage_len = features::layout().stage_len as usize;
+        if values.len() != stage_len * STAGES {
+            return Err(format!(
+                "{} weights given, the layout needs {}",
+                values.len(),
+                stage_len * STAGES
+            ));
+        }
+        let weights = values
+            .iter()
+            .map(|&v| v.round().clamp(-32767.0, 32767.0) as i16)
+            .collect();
+        Ok(PatternWeights { stage_len, weights })
+    }
+
+    /// One stage's weights.
+    #[inline]
+    pub fn stage(&self, stage: usize) -> &[i16] {
+        let start = stage * self.stage_len;
+        self.weights
+            .get(start..start + self.stage_len)
+            .unwrap_or(&[])
+    }
+
+    /// The file bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.weights.len() / 2);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(STAGES as u32).to_le_bytes());
+        out.extend_from_slice(&(self.stage_len as u32).to_le_bytes());
+        let mut i = 0;
+        while i < self.weights.len() {
+            let run = self.weights[i..]
+                .iter()
+                .take(u16::MAX as usize)
+                .take_while(|&&w| w == 0)
+                .count();
+            if run > 0 {
+                out.extend_from_slice(&ZERO_RUN.to_le_bytes());
+                out.extend_from_slice(&(run as u16).to_le_bytes());
+                i += run;
+            } else {
+                out.extend_from_slice(&self.weights[i].to_le_bytes());
+                i += 1;
+            }
+        }
+        out
+    }
+
+    /// Reads the file bytes, checking that they fit the current feature layout.
+    pub fn decode(bytes: &[u8]) -> Result<PatternWeights, String> {
+        let header = bytes
+            .get(..16)
+            .ok_or("pattern weights: file shorter than its header")?;
+        if &header[..8] != MAGIC {
+            return Err("pattern weights: not an IAGOPAT1 file".into());
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+        };
+        let (stages, stage_len) = (word(8) as usize, word(12) as usize);
+        let expected = features::layout().stage_len as usize;
+        if stages != STAGES || stage_len != expected {
+            return Err(format!(
+                "pattern weights: {stages} stages of {stage_len} weights, this build needs \
+                 {STAGES} of {expected} (retrain with `iago train`)"
+            ));
+        }
+        let total = stages * stage_len;
+        let mut weights = Vec::with_capacity(total);
+        let mut rest = &bytes[16..];
+        while let [a, b, tail @ ..] = rest {
+            let value = i16::from_le_bytes([*a, *b]);
+            rest = tail;
+            if value == ZERO_RUN {
+                let [c, d, tail @ ..] = rest else {
+                    return Err("pattern weights: truncated zero run".into());
+                };
+                let run = usize::from(u16::from_le_bytes([*c, *d]));
+                weights.resize(weights.len() + run, 0);
+                rest = tail;
+            } else {
+                weights.push(value);
+            }
+            if weights.len() > total {
+                return Err("pattern weights: more weights than the header says".into());
+            }
+        }
+        if !rest.is_empty() || weights.len() != total {
+            return Err(format!(
+                "pattern weights: {} weights read, {total} expected",
+                weights.len()
+            ));
+        }
+        Ok(PatternWeights { stage_len, weights })
+    }
+
+    /// The weights embedded in the binary.
+    pub fn embedded() -> Result<&'static PatternWeights, String> {
+        static WEIGHTS: OnceLock<Result<PatternWeights, String>> = OnceLock::new();
+        WEIGHTS
+            .get_or_init(|| PatternWeights::decode(EMBEDDED))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// The pattern evaluator over a weight set.
+pub struct PatternEval {
+    layout: &'static Layout,
+    weights: &'static PatternWeights,
+}
+
+impl PatternEval {
+    /// The evaluator with the embedded weights.
+    pub fn embedded() -> Result<PatternEval, String> {
+        Ok(PatternEval::with_weights(PatternWeights::embedded()?))
+    }
+
+    /// The evaluator with other weights (training, tests); they live as long as the
+    /// program, as evaluators are shared by searches.
+    pub fn with_weights(weights: &'static PatternWeights) -> PatternEval {
+        PatternEval {
+            layout: features::layout(),
+            weights,
+        }
+    }
+}
+
+/// Largest value returned: less than any won game, so a proven win stays preferred.
+const LIMIT: Score = 64 * DISC - 1;
+
+impl Evaluator<Position> for PatternEval {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> Score {
+        let stage = self.weights.stage(features::stage(pos));
+        features::weighted_sum(self.layout, pos, stage).clamp(-LIMIT, LIMIT)
+    }
+
+    fn name(&self) -> &'static str {
+        "pattern"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::symmetry::Symmetry;
+
+    #[test]
+    fn encoding_round_trips() {
+        let layout = features::layout();
+        let n = layout.stage_len as usize * STAGES;
+        let values: Vec<f32> = (0..n)
+            .map(|i| {
+                if i % 7 == 0 {
+                    (i % 300) as f32 - 150.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        let weights = PatternWeights::from_values(&values).unwrap();
+        let bytes = weights.encode();
+        assert!(
+            bytes.len() < n,
+            "zero runs are compressed: {} bytes",
+            bytes.len()
+        );
+        assert_eq!(PatternWeights::decode(&bytes).unwrap(), weights);
+    }
+
+    #[test]
+    fn bad_files_are_errors() {
+        assert!(PatternWeights::decode(b"").is_err());
+        assert!(PatternWeights::decode(b"IAGOPAT1\x0f\0\0\0\0\0\0\0").is_err());
+        let weights = PatternWeights::embedded().unwrap();
+        let mut bytes = weights.encode();
+        bytes.pop();
+        assert!(PatternWeights::decode(&bytes).is_err());
+        bytes.extend_from_slice(&[0, 0, 1, 0]);
+        assert!(PatternWeights::decode(&bytes).is_err());
+    }
+
+    #[test]
+    fn embedded_weights_evaluate_symmetric_positions_alike() {
+        let eval = PatternEval::embedded().unwrap();
+        let mut pos = Position::start();
+        for ply in 0..40 {
+            let moves = pos.moves();
+            if moves == 0 {
+                break;
+            }
+            let value = eval.evaluate(&pos);
+            for symmetry in Symmetry::ALL {
+                assert_eq!(
+                    eval.evaluate(&pos.transformed(symmetry)),
+                    value,
+                    "ply {ply}"
+                );
+            }
+            // A varied but fixed line: alternate lowest and highest legal squares.
+            let square = if ply % 2 == 0 {
+                moves.trailing_zeros()
+            } else {
+                63 - moves.leading_zeros()
+            };
+            pos = pos.play_square(square);
+        }
+    }
+}

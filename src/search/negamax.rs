@@ -1,0 +1,232 @@
+//! The midgame search: negamax principal-variation search with a transposition table.
+//!
+//! The first move of a node is searched with the full window, the others with a null
+//! window that only asks "better than the best so far?", re-searched with the full
+//! window when the answer is yes. Scores are fail-soft.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::eval::Evaluator;
+use crate::game::{Game, INFINITY, Score, WIN_SCORE};
+
+use super::ordering::OrderingRules;
+use super::tt::{Bound, Table};
+
+/// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
+/// the midgame search and the endgame solver, which count nodes alike.
+pub(crate) struct Watch<'a> {
+    pub stop: &'a AtomicBool,
+    pub deadline: Option<Instant>,
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub aborted: bool,
+}
+
+impl Watch<'_> {
+    /// Counts a node; true once the search must stop. The clock and the flag are read
+    /// every 2048 nodes (well under a millisecond), the node limit at every node so that
+    /// node-limited searches are deterministic.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit
+            || (self.nodes & 2047 == 0
+                && (self.stop.load(Ordering::Relaxed)
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+}
+
+/// One search in progress: the searcher's tables borrowed for its duration.
+pub(crate) struct Run<'a, G: Game> {
+    pub evaluator: &'a dyn Evaluator<G>,
+    pub table: &'a mut Table<G::Move>,
+    pub rules: OrderingRules,
+    pub watch: Watch<'a>,
+    /// Static evaluations made (zero in a search that saw only ended games).
+    pub evals: u64,
+    /// The Othello endgame solver, when the game is Othello.
+    pub solver: Option<&'a mut super::endgame::Solver>,
+}
+
+/// Scores at least this far from zero are wins or losses of games without a margin.
+const WIN_ZONE: Score = WIN_SCORE - 1000;
+
+/// The score of an ended game, `ply` plies below the root: quicker wins score higher.
+pub(crate) fn terminal_score<G: Game>(pos: &G, ply: u32) -> Score {
+    let score = pos.final_score();
+    if score >= WIN_ZONE {
+        score - ply as Score
+    } else if score <= -WIN_ZONE {
+        score + ply as Score
+    } else {
+        score
+    }
+}
+
+/// The outcome of one root iteration (possibly cut short).
+pub(crate) struct RootOutcome<M> {
+    /// The best move whose result is known (`None` if none finished).
+    pub best: Option<M>,
+    pub score: Score,
+}
+
+impl<G: Game> Run<'_, G> {
+    /// Searches the root moves in the given order within (`alpha`, `beta`) and moves
+    /// the best to the front. A move that proved better than the first is kept as the
+    /// best even if its re-search is cut short.
+    pub fn root(
+        &mut self,
+        pos: &G,
+        moves: &mut [G::Move],
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> RootOutcome<G::Move> {
+        let mut outcome = RootOutcome {
+            best: None,
+            score: -INFINITY,
+        };
+        let mut best_index = 0;
+        #[allow(clippy::needless_range_loop)] // `moves` is reordered after the loop
+        for i in 0..moves.len() {
+            let child = pos.play(moves[i]);
+            let score = if i == 0 {
+                -self.pvs(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if self.watch.aborted {
+                    break;
+                }
+                if probe > alpha && probe < beta {
+                    outcome.best = Some(moves[i]);
+                    outcome.score = probe;
+                    best_index = i;
+                    -self.pvs(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    probe
+                }
+            };
+            if self.watch.aborted {
+                break;
+            }
+            if score > outcome.score || outcome.best.is_none() || best_index == i {
+                outcome.best = Some(moves[i]);
+                outcome.score = score;
+                best_index = i;
+            }
+            if outcome.score > alpha {
+                alpha = outcome.score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        moves[..=best_index].rotate_right(1);
+        outcome
+    }
+
+    /// The negamax value of `pos` searched `depth` plies deep, `ply` plies below the root.
+    pub fn pvs(&mut self, pos: &G, depth: i32, mut alpha: Score, beta: Score, ply: u32) -> Score {
+        if self.watch.tick() {
+            return 0;
+        }
+        let moves = pos.legal_moves();
+        let moves = moves.as_ref();
+        if moves.is_empty() {
+            return terminal_score(pos, ply);
+        }
+        if let Some(score) = self.solve_if_reachable(pos, depth, alpha, beta) {
+            return score;
+        }
+        if depth <= 0 {
+            self.evals += 1;
+            return self.evaluator.evaluate(pos);
+        }
+        let key = pos.hash();
+        let pv_node = beta - alpha > 1;
+        let mut hash_move = None;
+        if let Some(hit) = self.table.probe(key) {
+            hash_move = hit.mv;
+            if let Some(score) = hit.cutoff(alpha, beta)
+                && !pv_node
+                && i32::from(hit.depth) >= depth
+            {
+                return score;
+            }
+        }
+        if let Some(score) = self.probcut(pos, depth, alpha, beta, ply) {
+            return score;
+        }
+        let ordered = self.order(pos, moves, hash_move, depth, ply);
+        if self.watch.aborted {
+            return 0;
+        }
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for (i, &mv) in ordered.iter().enumerate() {
+            let child = pos.play(mv);
+            let score = if i == 0 {
+                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if probe > alpha && probe < beta && !self.watch.aborted {
+                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
+            };
+            if self.watch.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = if bound == Bound::Upper {
+            None
+        } else {
+            best_move
+        };
+        self.table
+            .store(key, depth.max(0) as u32, best, bound, stored_move);
+        best
+    }
+
+    /// The principal variation from the table, starting with `first`, at most `depth`
+    /// moves (every move checked for legality, so a stale entry cannot corrupt it).
+    pub fn principal_variation(&self, pos: &G, first: G::Move, depth: u32) -> Vec<G::Move> {
+        let mut pv = vec![first];
+        let mut pos = pos.play(first);
+        while (pv.len() as u32) < depth.max(1) {
+            let Some(mv) = self.table.probe(pos.hash()).and_then(|hit| hit.mv) else {
+                break;
+            };
+            if !pos.legal_moves().as_ref().contains(&mv) {
+                break;
+            }
+            pv.push(mv);
+            pos = pos.play(mv);
+        }
+        pv
+    }
+}

@@ -1,0 +1,167 @@
+//! Time management: how long a search may run.
+//!
+//! Two limits. The hard deadline is polled inside the search every few thousand nodes
+//! and aborts it; it stays a safety margin short of what the mover really has, for the
+//! latency of process start-up, pipes and the protocol layer. The soft limit is checked
+//! between iterations: no new iteration starts after it, nor one predicted (from the
+//! growth of the last iterations) to end after the hard deadline.
+
+use std::time::Duration;
+
+use super::{Clock, Limits};
+
+/// The time limits of one search, measured from its start.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// No new iteration starts after this.
+    pub soft: Option<Duration>,
+    /// The search is aborted at this point.
+    pub hard: Option<Duration>,
+}
+
+/// Time kept back from any limit: a fixed part for process and pipe latency, and a part
+/// growing with the time left (capped), so that long games keep a comfortable reserve.
+pub fn safety_margin(available: Duration) -> Duration {
+    let fixed = Duration::from_millis(8);
+    let relative = (available / 25).min(Duration::from_millis(500));
+    (fixed + relative).min(available / 2)
+}
+
+/// The budget for `limits`. `moves_left` estimates how many more moves the mover will
+/// make in this game (for Othello: from the empties), if the game can tell.
+pub fn budget(limits: &Limits, moves_left: Option<u32>) -> Budget {
+    let mut result = Budget::default();
+    if let Some(movetime) = limits.movetime {
+        let hard = movetime.saturating_sub(safety_margin(movetime));
+        result = Budget {
+            soft: Some(hard / 2),
+            hard: Some(hard),
+        };
+    }
+    if let Some(clock) = limits.clock {
+        let from_clock = clock_budget(&clock, moves_left);
+        result = Budget {
+            soft: min_option(result.soft, from_clock.soft),
+            hard: min_option(result.hard, from_clock.hard),
+        };
+    }
+    result
+}
+
+fn min_option(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A share of the clock: what is left (less the margin) spread over the moves still to
+/// play, plus most of the increment. The hard limit allows a few times that share for a
+/// hard iteration, but never more than a third of what is left.
+fn clock_budget(clock: &Clock, moves_left: Option<u32>) -> Budget {
+    let usable = clock
+        .remaining
+        .saturating_sub(safety_margin(clock.remaining));
+    let moves = clock.moves_to_go.or(moves_left).unwrap_or(30).clamp(1, 60);
+    let increment = clock.increment.mul_f64(0.9);
+    let share = (usable / moves + increment).min(usable);
+    let hard = (share * 4)
+        .min(usable / 3 + increment)
+        .min(usable)
+        .max(share);
+    Budget {
+        soft: Some(share),
+        hard: Some(hard),
+    }
+}
+
+/// The mover's remaining moves in an Othello game with `empties` empty squares. The
+/// engine solves exactly around 20 empties, after which moves cost little, so the moves
+/// before that point get the time.
+pub fn othello_moves_left(empties: u32) -> u32 {
+    (empties.saturating_sub(14) / 2).max(2)
+}
+
+/// Whether to start another iteration, given the time used so far and the durations of
+/// the last two completed iterations (for the growth factor).
+pub fn should_continue(
+    budget: &Budget,
+    elapsed: Duration,
+    last: Duration,
+    before: Duration,
+) -> bool {
+    if budget.soft.is_some_and(|soft| elapsed >= soft) {
+        return false;
+    }
+    let Some(hard) = budget.hard else {
+        return true;
+    };
+    let growth = if before.is_zero() {
+        4.0
+    } else {
+        (last.as_secs_f64() / before.as_secs_f64()).clamp(1.5, 8.0)
+    };
+    elapsed + last.mul_f64(growth) < hard
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn movetime_keeps_a_margin() {
+        let b = budget(
+            &Limits {
+                movetime: Some(ms(50)),
+                ..Limits::default()
+            },
+            None,
+        );
+        assert!(
+            b.hard.unwrap() < ms(50) && b.hard.unwrap() >= ms(35),
+            "{b:?}"
+        );
+        assert!(b.soft.unwrap() < b.hard.unwrap());
+    }
+
+    #[test]
+    fn clock_spreads_time_over_the_moves_left() {
+        let clock = Clock {
+            remaining: Duration::from_secs(1),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let limits = Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Some(othello_moves_left(60)));
+        assert!(b.soft.unwrap() <= ms(50), "{b:?}");
+        assert!(b.hard.unwrap() <= ms(350), "{b:?}");
+        // Almost nothing left: still a positive budget below what is left.
+        let low = Limits {
+            clock: Some(Clock {
+                remaining: ms(3),
+                ..clock
+            }),
+            ..Limits::default()
+        };
+        let b = budget(&low, Some(20));
+        assert!(b.hard.unwrap() < ms(3));
+    }
+
+    #[test]
+    fn iterations_stop_when_the_next_would_overrun() {
+        let b = Budget {
+            soft: Some(ms(500)),
+            hard: Some(ms(1000)),
+        };
+        assert!(should_continue(&b, ms(100), ms(50), ms(20)));
+        assert!(!should_continue(&b, ms(600), ms(10), ms(5)));
+        assert!(!should_continue(&b, ms(400), ms(300), ms(100)));
+    }
+}

@@ -1,0 +1,159 @@
+//! The evaluation tools run as a user runs them: `iago eval-match`, `iago accuracy` and
+//! `iago train` through the real binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use iago::game::Game;
+use iago::othello::Position;
+use iago::othello::wthor::{WthorGame, encode_wthor};
+
+const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+
+fn iago(args: &[&str]) -> Output {
+    Command::new(IAGO).args(args).output().unwrap()
+}
+
+fn stdout_of(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "failed\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("iago-eval-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Wins, draws and losses in the table row of `side`.
+fn results(table: &str, side: &str) -> [u32; 3] {
+    let row = table
+        .lines()
+        .find(|l| l.starts_with(side))
+        .unwrap_or_else(|| panic!("no row {side} in\n{table}"));
+    let numbers: Vec<u32> = row
+        .split_whitespace()
+        .skip(1)
+        .take(3)
+        .map(|n| n.parse().unwrap())
+        .collect();
+    [numbers[0], numbers[1], numbers[2]]
+}
+
+#[test]
+fn eval_match_plays_colour_swapped_pairs_deterministically() {
+    let args = [
+        "eval-match",
+        "discs",
+        "pattern",
+        "--games",
+        "4",
+        "--depth",
+        "2",
+    ];
+    let first = stdout_of(&iago(&args));
+    let [w, d, l] = results(&first, "discs");
+    assert_eq!(w + d + l, 4);
+    assert_eq!(results(&first, "pattern"), [l, d, w]);
+    assert!(first.contains("Elo discs - pattern"), "{first}");
+    let second = stdout_of(&iago(&args));
+    assert_eq!(results(&second, "discs"), [w, d, l]);
+}
+
+#[test]
+fn eval_match_rejects_bad_requests() {
+    for args in [
+        &["eval-match", "discs", "no-such-eval", "--games", "2"][..],
+        &["eval-match", "discs", "--games", "2"],
+        &["eval-match", "discs", "mobility", "--games", "3"],
+        &["eval-match", "discs", "mobility", "--depth", "x"],
+    ] {
+        let output = iago(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+const TWO_PROBLEMS: &str = "\
+-OOO------OOOO--XXXOOXXX-XOOOXX-XXXXOOOOOXXOOOO---OXOO---OOOO--- X; E1:+0; F8:-2; H6:-6; F1:-6; G8:-6; A7:-6; G1:-8; B7:-10; G7:-20; --:-127;
+--XO------XOOO-OX-XOXOOOOXOOXXXO-OXOOXXOOOXOOXOO--XXXX-O--XX---- X; E1:-10; B3:-12; G7:-12; F1:-12; G1:-12; A5:-18; A7:-22; B7:-24; G2:-26; --:-127;
+";
+
+#[test]
+fn accuracy_reports_every_evaluator_and_depth() {
+    let dir = scratch("accuracy");
+    let file = dir.join("two.obf");
+    std::fs::write(&file, TWO_PROBLEMS).unwrap();
+    let out = stdout_of(&iago(&[
+        "accuracy",
+        "--file",
+        file.to_str().unwrap(),
+        "--eval",
+        "discs,pattern",
+        "--depths",
+        "1,2",
+    ]));
+    std::fs::remove_dir_all(&dir).ok();
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("discs") || l.starts_with("pattern"))
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    for row in rows {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[2], "2", "both problems counted: {row}");
+        let error: f64 = fields[3].parse().unwrap();
+        // Errors are best minus chosen: never negative, at most the worst move's loss.
+        assert!((0.0..=24.0).contains(&error), "{row}");
+    }
+}
+
+#[test]
+fn accuracy_rejects_a_missing_file() {
+    let output = iago(&["accuracy", "--file", "/nonexistent/problems.obf"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn train_fits_and_writes_a_loadable_file() {
+    let dir = scratch("train");
+    // Twenty copies of a short game in which Black wins: enough to train on and hold out.
+    let mut pos = Position::start();
+    let mut moves = Vec::new();
+    for name in ["f5", "d6", "c3", "d3", "c4", "f4"] {
+        let mv = pos.parse_move(name).unwrap();
+        pos = pos.play(mv);
+        moves.push(mv);
+    }
+    let game = WthorGame {
+        moves,
+        black_discs: 40,
+        theoretical_black: 38,
+        year: 2001,
+    };
+    let mut bytes = encode_wthor(&vec![game; 20], 2001).unwrap();
+    bytes[14] = 24;
+    std::fs::write(dir.join("WTH_2001.wtb"), bytes).unwrap();
+    let out_file = dir.join("weights.bin");
+    let out = stdout_of(&iago(&[
+        "train",
+        "--wthor",
+        dir.to_str().unwrap(),
+        "--out",
+        out_file.to_str().unwrap(),
+        "--epochs",
+        "2",
+    ]));
+    let written = std::fs::read(&out_file).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.contains("data: 20 games"), "{out}");
+    assert!(out.contains("overall:"), "{out}");
+    assert!(iago::eval::pattern::PatternWeights::decode(&written).is_ok());
+    let missing = iago(&["train"]);
+    assert_eq!(missing.status.code(), Some(2));
+}

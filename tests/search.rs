@@ -1,0 +1,248 @@
+//! The search through its public API: legal moves under every kind of limit, determinism
+//! of fixed-depth searches, and exact endgame results.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use iago::eval::othello_evaluator;
+use iago::game::Game;
+use iago::othello::notation::parse_position;
+use iago::othello::symmetry::Symmetry;
+use iago::othello::{Move, Position};
+use iago::search::{Clock, Confidence, Limits, SearchReport, Searcher};
+
+fn searcher() -> Searcher<Position> {
+    let mut searcher = Searcher::new(othello_evaluator("default").expect("default evaluator"));
+    searcher.set_hash_mb(8);
+    searcher
+}
+
+fn search(
+    searcher: &mut Searcher<Position>,
+    pos: &Position,
+    limits: &Limits,
+) -> SearchReport<Move> {
+    let stop = AtomicBool::new(false);
+    searcher.search(pos, limits, &stop, &mut |_| {})
+}
+
+fn midgame() -> Position {
+    let mut pos = Position::start();
+    for mv in ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6"] {
+        pos = pos.try_play(mv.parse().unwrap()).unwrap();
+    }
+    pos
+}
+
+#[test]
+fn a_legal_move_under_every_limit() {
+    let clock = Clock {
+        remaining: Duration::from_millis(5),
+        increment: Duration::ZERO,
+        moves_to_go: None,
+    };
+    let limits = [
+        Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(1),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(5000),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(Duration::from_millis(1)),
+            ..Limits::default()
+        },
+        Limits {
+            movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        },
+        Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        },
+    ];
+    let pass = parse_position("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXOO-- O")
+        .unwrap();
+    for pos in [Position::start(), midgame(), pass] {
+        for limit in &limits {
+            let report = search(&mut searcher(), &pos, limit);
+            let mv = report.best_move.expect("a move");
+            assert!(
+                pos.legal_moves().as_ref().contains(&mv),
+                "{mv} under {limit:?}"
+            );
+            assert_eq!(report.pv.first(), Some(&mv));
+        }
+    }
+}
+
+#[test]
+fn a_stop_flag_raised_before_the_search_still_gives_a_move() {
+    let stop = AtomicBool::new(true);
+    let pos = midgame();
+    let report = searcher().search(&pos, &Limits::default(), &stop, &mut |_| {});
+    assert!(
+        pos.legal_moves()
+            .as_ref()
+            .contains(&report.best_move.unwrap())
+    );
+}
+
+#[test]
+fn fixed_depth_searches_repeat_exactly() {
+    let limits = Limits {
+        depth: Some(7),
+        ..Limits::default()
+    };
+    let pos = midgame();
+    let first = search(&mut searcher(), &pos, &limits);
+    let mut reused = searcher();
+    for _ in 0..2 {
+        let again = search(&mut reused, &pos, &limits);
+        assert_eq!(again.best_move, first.best_move);
+        assert_eq!(again.score, first.score);
+        assert_eq!(again.nodes, first.nodes);
+        assert_eq!(again.pv, first.pv);
+        reused.clear();
+    }
+    // Node-limited searches stop at the same node.
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let a = search(&mut searcher(), &pos, &limits);
+    let b = search(&mut searcher(), &pos, &limits);
+    assert_eq!(
+        (a.best_move, a.score, a.nodes),
+        (b.best_move, b.score, b.nodes)
+    );
+    assert!(a.nodes <= 20_000);
+}
+
+#[test]
+fn iterations_are_reported_deeper_each_time() {
+    let mut depths = Vec::new();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let report = searcher().search(&midgame(), &limits, &stop, &mut |r| depths.push(r.depth));
+    assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+    assert_eq!(report.depth, 5);
+}
+
+#[test]
+fn an_ended_game_has_no_move() {
+    let full = parse_position("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO X")
+        .unwrap();
+    let report = search(&mut searcher(), &full, &Limits::default());
+    assert_eq!(report.best_move, None);
+    assert_eq!(report.score, 62 * 100);
+}
+
+/// Solves every problem of an OBF file in tests/data and checks score and move.
+fn check_obf(name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    let problems = iago::othello::obf::read_obf_file(&path).expect("test data");
+    let mut searcher = searcher();
+    for problem in problems {
+        searcher.clear();
+        let report = search(&mut searcher, &problem.position, &Limits::default());
+        let expected = problem.best_score().unwrap();
+        assert_eq!(report.confidence, Confidence::Exact);
+        assert_eq!(report.score, expected * 100, "{}", problem.to_line());
+        let played = problem
+            .moves
+            .iter()
+            .find(|(mv, _)| Some(*mv) == report.best_move)
+            .map(|&(_, score)| score);
+        assert_eq!(played, Some(expected), "{}", problem.to_line());
+    }
+}
+
+#[test]
+fn exact_solves_of_ffo_1_to_19() {
+    check_obf("fforum-1-19.obf");
+}
+
+#[test]
+fn exact_solves_of_a_sample_of_hard_20() {
+    check_obf("hard-20-sample.obf");
+}
+
+#[test]
+fn solves_agree_under_the_eight_symmetries() {
+    let problems = iago::othello::obf::read_obf_file(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fforum-1-19.obf"),
+    )
+    .unwrap();
+    let problem = &problems[2];
+    for symmetry in Symmetry::ALL {
+        let pos = problem.position.transformed(symmetry);
+        let report = search(&mut searcher(), &pos, &Limits::default());
+        assert_eq!(
+            report.score,
+            problem.best_score().unwrap() * 100,
+            "{symmetry:?}"
+        );
+        let mv = report.best_move.unwrap();
+        let original = mv.transformed(symmetry.inverse());
+        assert!(
+            problem
+                .moves
+                .iter()
+                .any(|&(m, s)| m == original && Some(s) == problem.best_score()),
+            "{symmetry:?}: {mv}"
+        );
+    }
+}
+
+/// The test scenarios of the Kotlin seed, with their exact answers.
+#[test]
+fn seed_scenarios() {
+    let scenarios = [
+        (
+            "XXXXXOX- XXXOOOOO XXXXXOOO XXXXOOXO XXXXXOXO OOOXXOXO OOXXXOXO OOOOOO-O X",
+            "g8",
+            2,
+        ),
+        (
+            "OOOOOXOO XOOOOXOX XXOXXXXX -XXOOOOX OXOOOOOX XXXXXOOX OOOXOXXX -O-XXXXX X",
+            "a4",
+            8,
+        ),
+        (
+            "XXX-O-XX XOX--OXX XXXXXXXX OOXXXXOX OOXXXOOX XOXOXOOO XOOXOOOO XOOOOOOO O",
+            "e2",
+            -2,
+        ),
+        (
+            "OXXXXXXX -OOOOOXX OOOOXXOX OOOOOOOX OOOOOOOX OOOXOOO- OOOOXOOX OOOOOOOO X",
+            "h6",
+            0,
+        ),
+    ];
+    for (text, best, score) in scenarios {
+        let pos = parse_position(text).unwrap();
+        let report = search(&mut searcher(), &pos, &Limits::default());
+        assert_eq!(report.best_move, Some(best.parse().unwrap()), "{text}");
+        assert_eq!(report.score, score * 100, "{text}");
+        assert_eq!(report.confidence, Confidence::Exact);
+    }
+    // Scenario 4: a2 loses by 20.
+    let pos = parse_position(scenarios[3].0).unwrap();
+    let after = pos.play("a2".parse().unwrap());
+    assert_eq!(
+        search(&mut searcher(), &after, &Limits::default()).score,
+        20 * 100
+    );
+}

@@ -7,8 +7,9 @@ use std::time::Duration;
 use iago::eval::othello_evaluator;
 use iago::game::Game;
 use iago::othello::notation::parse_position;
+use iago::othello::symmetry::Symmetry;
 use iago::othello::{Move, Position};
-use iago::search::{Clock, Limits, SearchReport, Searcher};
+use iago::search::{Clock, Confidence, Limits, SearchReport, Searcher};
 
 fn searcher() -> Searcher<Position> {
     let mut searcher = Searcher::new(othello_evaluator("default").expect("default evaluator"));
@@ -144,4 +145,104 @@ fn an_ended_game_has_no_move() {
     let report = search(&mut searcher(), &full, &Limits::default());
     assert_eq!(report.best_move, None);
     assert_eq!(report.score, 62 * 100);
+}
+
+/// Solves every problem of an OBF file in tests/data and checks score and move.
+fn check_obf(name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
+    let problems = iago::othello::obf::read_obf_file(&path).expect("test data");
+    let mut searcher = searcher();
+    for problem in problems {
+        searcher.clear();
+        let report = search(&mut searcher, &problem.position, &Limits::default());
+        let expected = problem.best_score().unwrap();
+        assert_eq!(report.confidence, Confidence::Exact);
+        assert_eq!(report.score, expected * 100, "{}", problem.to_line());
+        let played = problem
+            .moves
+            .iter()
+            .find(|(mv, _)| Some(*mv) == report.best_move)
+            .map(|&(_, score)| score);
+        assert_eq!(played, Some(expected), "{}", problem.to_line());
+    }
+}
+
+#[test]
+fn exact_solves_of_ffo_1_to_19() {
+    check_obf("fforum-1-19.obf");
+}
+
+#[test]
+fn exact_solves_of_a_sample_of_hard_20() {
+    check_obf("hard-20-sample.obf");
+}
+
+#[test]
+fn solves_agree_under_the_eight_symmetries() {
+    let problems = iago::othello::obf::read_obf_file(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fforum-1-19.obf"),
+    )
+    .unwrap();
+    let problem = &problems[2];
+    for symmetry in Symmetry::ALL {
+        let pos = problem.position.transformed(symmetry);
+        let report = search(&mut searcher(), &pos, &Limits::default());
+        assert_eq!(
+            report.score,
+            problem.best_score().unwrap() * 100,
+            "{symmetry:?}"
+        );
+        let mv = report.best_move.unwrap();
+        let original = mv.transformed(symmetry.inverse());
+        assert!(
+            problem
+                .moves
+                .iter()
+                .any(|&(m, s)| m == original && Some(s) == problem.best_score()),
+            "{symmetry:?}: {mv}"
+        );
+    }
+}
+
+/// The test scenarios of the Kotlin seed, with their exact answers.
+#[test]
+fn seed_scenarios() {
+    let scenarios = [
+        (
+            "XXXXXOX- XXXOOOOO XXXXXOOO XXXXOOXO XXXXXOXO OOOXXOXO OOXXXOXO OOOOOO-O X",
+            "g8",
+            2,
+        ),
+        (
+            "OOOOOXOO XOOOOXOX XXOXXXXX -XXOOOOX OXOOOOOX XXXXXOOX OOOXOXXX -O-XXXXX X",
+            "a4",
+            8,
+        ),
+        (
+            "XXX-O-XX XOX--OXX XXXXXXXX OOXXXXOX OOXXXOOX XOXOXOOO XOOXOOOO XOOOOOOO O",
+            "e2",
+            -2,
+        ),
+        (
+            "OXXXXXXX -OOOOOXX OOOOXXOX OOOOOOOX OOOOOOOX OOOXOOO- OOOOXOOX OOOOOOOO X",
+            "h6",
+            0,
+        ),
+    ];
+    for (text, best, score) in scenarios {
+        let pos = parse_position(text).unwrap();
+        let report = search(&mut searcher(), &pos, &Limits::default());
+        assert_eq!(report.best_move, Some(best.parse().unwrap()), "{text}");
+        assert_eq!(report.score, score * 100, "{text}");
+        assert_eq!(report.confidence, Confidence::Exact);
+    }
+    // Scenario 4: a2 loses by 20.
+    let pos = parse_position(scenarios[3].0).unwrap();
+    let after = pos.play("a2".parse().unwrap());
+    assert_eq!(
+        search(&mut searcher(), &after, &Limits::default()).score,
+        20 * 100
+    );
 }

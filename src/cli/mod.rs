@@ -8,4 +8,5 @@ pub mod eval_match;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;
+pub mod solve;
 pub mod train;

@@ -1,0 +1,51 @@
+//! `iago solve` and `iago bench` through the real binary.
+
+use std::process::{Command, Output};
+
+fn iago(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .output()
+        .expect("the iago binary runs")
+}
+
+#[test]
+fn solve_prints_a_table_and_totals() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf");
+    let output = iago(&["solve", file]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("19 positions, 19 right, 0 wrong, 0 unsolved"),
+        "{text}"
+    );
+    // Position 1: g8 scores +18 (the file's number is taken from its name).
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().take(5).collect::<Vec<_>>()
+                == ["1", "14", "g8", "+18", "+18"]),
+        "{text}"
+    );
+}
+
+#[test]
+fn solve_rejects_bad_input() {
+    let output = iago(&["solve", "/nonexistent.obf"]);
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    let output = iago(&["solve", "x.obf", "--max-nodes", "many"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--max-nodes"));
+}
+
+#[test]
+fn bench_signature_repeats() {
+    let signature = |output: Output| {
+        let text = String::from_utf8_lossy(&output.stdout).into_owned();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        assert!(last.starts_with("bench depth 5: "), "{text}");
+        last.split_whitespace().nth(3).unwrap().to_string()
+    };
+    let a = signature(iago(&["bench", "--depth", "5"]));
+    let b = signature(iago(&["bench", "--depth", "5"]));
+    assert_eq!(a, b);
+}

@@ -27,6 +27,9 @@ fn mask_times(line: &str) -> String {
     }
 }
 
+/// Recognises the last line of a reply.
+type ReplyEnd = Box<dyn Fn(&str) -> bool>;
+
 /// NBoard: one line at a time, waiting for the reply of each request (as the GUI does),
 /// since a new line would cancel it.
 fn run_nboard(args: &[&str], lines: &[&str]) -> String {
@@ -34,7 +37,7 @@ fn run_nboard(args: &[&str], lines: &[&str]) -> String {
     for line in lines {
         engine.send(line);
         let word = line.split_whitespace().next().unwrap_or("");
-        let done: Option<Box<dyn Fn(&str) -> bool>> = match word {
+        let done: Option<ReplyEnd> = match word {
             "nboard" => Some(Box::new(|l| l.starts_with("set myname"))),
             "ping" => {
                 let pong = line.replacen("ping", "pong", 1);

@@ -318,6 +318,8 @@ pub struct Engine<G: EngineGame> {
     book: Option<Arc<Mutex<Box<dyn EngineBook<G>>>>>,
     rng: StdRng,
     running: Option<Running<G>>,
+    /// Progress of the last job that was not taken before it finished.
+    finished_progress: Vec<Progress>,
     next_id: u64,
     /// Called from the job thread when it has news (progress or done).
     wake: Arc<dyn Fn() + Send + Sync>,
@@ -357,6 +359,7 @@ impl<G: EngineGame> Engine<G> {
             evaluator,
             book,
             running: None,
+            finished_progress: Vec::new(),
             next_id: 0,
             wake,
         })
@@ -650,9 +653,10 @@ impl<G: EngineGame> Engine<G> {
     /// Stops the job in flight, if any, and drops its results: nothing it found is
     /// reported after this returns.
     pub fn stop(&mut self) {
+        self.finished_progress.clear();
         if let Some(running) = self.running.take() {
             running.stop.store(true, Ordering::Relaxed);
-            self.finish(running);
+            self.finish(running.id, running.handle);
         }
     }
 
@@ -664,15 +668,16 @@ impl<G: EngineGame> Engine<G> {
         }
     }
 
-    /// Progress reports since the last call.
+    /// Progress reports since the last call (of the finished job too, until the next
+    /// job starts or a stop drops them).
     pub fn take_progress(&mut self) -> Vec<Progress> {
-        match &self.running {
-            Some(running) => match running.progress.lock() {
-                Ok(mut progress) => std::mem::take(&mut *progress),
-                Err(_) => Vec::new(),
-            },
-            None => Vec::new(),
+        let mut items = std::mem::take(&mut self.finished_progress);
+        if let Some(running) = &self.running
+            && let Ok(mut progress) = running.progress.lock()
+        {
+            items.append(&mut progress);
         }
+        items
     }
 
     /// The outcome of the job if it has finished.
@@ -687,13 +692,21 @@ impl<G: EngineGame> Engine<G> {
     /// Waits for the job in flight and returns its outcome.
     pub fn wait(&mut self) -> Option<Outcome<G::Move>> {
         let running = self.running.take()?;
-        self.finish(running)
+        let outcome = self.finish(running.id, running.handle);
+        if let Ok(mut progress) = running.progress.lock() {
+            self.finished_progress.append(&mut progress);
+        }
+        outcome
     }
 
     /// Joins the job's thread and takes the searcher back.
-    fn finish(&mut self, running: Running<G>) -> Option<Outcome<G::Move>> {
-        log::trace!("job {} finished", running.id);
-        match running.handle.join() {
+    fn finish(
+        &mut self,
+        id: u64,
+        handle: JoinHandle<(Searcher<G>, Outcome<G::Move>)>,
+    ) -> Option<Outcome<G::Move>> {
+        log::trace!("job {id} finished");
+        match handle.join() {
             Ok((searcher, outcome)) => {
                 self.searcher = Some(searcher);
                 Some(outcome)
@@ -755,6 +768,18 @@ fn go<G: EngineGame>(
     searcher: &mut Searcher<G>,
     context: &JobContext,
 ) -> Outcome<G::Move> {
+    if let Some(pass) = pos.forced_pass() {
+        return Outcome::Move(Choice {
+            mv: Some(pass),
+            score: 0,
+            depth: 0,
+            confidence: Confidence::Heuristic,
+            pv: vec![pass],
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            from_book: false,
+        });
+    }
     if let Some(book) = book
         && let Ok(book) = book.lock()
         && let Some(hint) = book.choose(pos, rng.as_mut())

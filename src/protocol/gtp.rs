@@ -53,7 +53,7 @@ pub const COMMANDS: &[&str] = &[
 /// Largest accepted values of the limits (out of range is a syntax error).
 const MAX_DEPTH: u32 = 64;
 const MAX_PERFT: u32 = 20;
-const MAX_HASH_MB: usize = 65536;
+const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 1024;
 
 /// One parsed command.

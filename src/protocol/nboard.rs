@@ -16,7 +16,7 @@ use crate::search::Confidence;
 const MAX_DEPTH: u32 = 64;
 const MAX_PERFT: u32 = 20;
 const MAX_HINTS: usize = 64;
-const MAX_HASH_MB: usize = 65536;
+const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 1024;
 
 /// One parsed command.

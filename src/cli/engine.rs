@@ -13,7 +13,7 @@ Runs the engine on stdin/stdout. The protocol is NBoard when the first command i
 
 Options:
   --protocol nboard|gtp  speak this protocol whatever the first command
-  --game NAME            the game: othello (default)
+  --game NAME            the game: othello (default) or mill
   --depth N              search depth in plies
   --nodes N              node limit per search (deterministic)
   --movetime MS          time per move in milliseconds

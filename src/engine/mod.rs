@@ -6,6 +6,7 @@
 //! Everything game-specific the protocols need goes through [`EngineGame`]; Othello is its
 //! first implementation (`othello.rs`).
 
+pub mod mill;
 pub mod othello;
 
 use std::fmt;

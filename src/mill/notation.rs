@@ -30,8 +30,9 @@ pub fn format_move(mv: Move) -> String {
     text
 }
 
-/// Reads a move and checks it is legal in `pos`. Two removals may come in either order.
-pub fn parse_move(pos: &MillPosition, text: &str) -> Result<Move, String> {
+/// Reads a move's notation without checking it is legal anywhere; two removals are put
+/// in point order.
+pub fn parse_move_text(text: &str) -> Result<Move, String> {
     let text = text.trim().to_ascii_lowercase();
     let mut parts = text.split('x');
     let action = parts.next().unwrap_or_default();
@@ -44,14 +45,20 @@ pub fn parse_move(pos: &MillPosition, text: &str) -> Result<Move, String> {
         return Err(format!("{text:?}: at most two removals"));
     }
     removals.sort_unstable();
-    let wanted = Move {
+    Ok(Move {
         from: from.unwrap_or(NONE),
         to,
         remove: [
             removals.first().copied().unwrap_or(NONE),
             removals.get(1).copied().unwrap_or(NONE),
         ],
-    };
+    })
+}
+
+/// Reads a move and checks it is legal in `pos`. Two removals may come in either order.
+pub fn parse_move(pos: &MillPosition, text: &str) -> Result<Move, String> {
+    let wanted = parse_move_text(text)?;
+    let text = text.trim().to_ascii_lowercase();
     let moves = pos.legal_moves();
     if moves.as_ref().contains(&wanted) {
         return Ok(wanted);

@@ -15,6 +15,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
 use crate::engine::{EngineGame, Settings};
+use crate::mill::MillPosition;
 use crate::othello::Position;
 use lexer::InputError;
 
@@ -66,7 +67,10 @@ pub trait Session {
 }
 
 /// The games the engine plays: `(EngineGame::ID, EngineGame::GTP_NAME)`.
-pub const GAMES: &[(&str, &str)] = &[(Position::ID, Position::GTP_NAME)];
+pub const GAMES: &[(&str, &str)] = &[
+    (Position::ID, Position::GTP_NAME),
+    (MillPosition::ID, MillPosition::GTP_NAME),
+];
 
 /// The ID of the game called `name` (either its ID or its GTP name, any case).
 pub fn find_game(name: &str) -> Option<&'static str> {
@@ -141,6 +145,7 @@ fn run_game(
 ) -> Result<Flow, String> {
     match game {
         Position::ID => run_session::<Position>(protocol, settings, first, sender, events),
+        MillPosition::ID => run_session::<MillPosition>(protocol, settings, first, sender, events),
         _ => Err(format!("game {game:?} has no engine")),
     }
 }
@@ -149,6 +154,7 @@ fn run_game(
 fn check_settings(game: &str, settings: &Settings) -> Result<(), String> {
     match game {
         Position::ID => check::<Position>(settings),
+        MillPosition::ID => check::<MillPosition>(settings),
         _ => Ok(()),
     }
 }

@@ -1,0 +1,89 @@
+//! Nine Men's Morris behind the engine controller: position strings, move text, the board
+//! drawing and scores for the protocols.
+
+use super::EngineGame;
+use crate::eval::Evaluator;
+use crate::game::{Color, Score};
+use crate::mill::eval::{MILL_EVALUATORS, STONE, mill_evaluator};
+use crate::mill::notation::{board_text, format_position, parse_move_text, parse_position};
+use crate::mill::{MillPosition, Move, Rules};
+
+impl EngineGame for MillPosition {
+    const GTP_NAME: &'static str = "Mill";
+    const ID: &'static str = "mill";
+    const BOARD_SIZE: u32 = 7;
+
+    fn start() -> Self {
+        MillPosition::start()
+    }
+
+    fn parse_position(text: &str) -> Result<Self, String> {
+        parse_position(text, Rules::default())
+    }
+
+    fn format_position(&self) -> String {
+        format_position(self)
+    }
+
+    fn parse_move_text(text: &str) -> Result<Move, String> {
+        parse_move_text(text)
+    }
+
+    /// Mill has no passes: a blocked player has lost.
+    fn forced_pass(&self) -> Option<Move> {
+        None
+    }
+
+    fn board_text(&self) -> String {
+        board_text(self)
+    }
+
+    /// `W+1` or `B+1` for a win, `0` for a draw (Mill has no margin).
+    fn score_text(&self) -> String {
+        match self.winner() {
+            Some(Color::White) => "W+1".into(),
+            Some(Color::Black) => "B+1".into(),
+            None => "0".into(),
+        }
+    }
+
+    /// Stones with two decimals.
+    fn score_to_text(score: Score) -> String {
+        let sign = if score < 0 { "-" } else { "" };
+        let magnitude = score.unsigned_abs();
+        let unit = STONE.unsigned_abs();
+        format!(
+            "{sign}{}.{:02}",
+            magnitude / unit,
+            magnitude % unit * 100 / unit
+        )
+    }
+
+    fn evaluator_names() -> &'static [&'static str] {
+        MILL_EVALUATORS
+    }
+
+    fn evaluator(name: &str) -> Result<Box<dyn Evaluator<Self>>, String> {
+        mill_evaluator(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_and_positions_read_back() {
+        assert_eq!(MillPosition::score_to_text(-150), "-1.50");
+        let start = <MillPosition as EngineGame>::start();
+        let text = EngineGame::format_position(&start);
+        assert_eq!(
+            <MillPosition as EngineGame>::parse_position(&text),
+            Ok(start.clone())
+        );
+        assert_eq!(start.score_text(), "0");
+        assert!(MillPosition::parse_move_text("d6-d5xa1").is_ok());
+        assert!(MillPosition::parse_move_text("d9").is_err());
+        assert!(start.board_text().lines().count() > 13);
+    }
+}

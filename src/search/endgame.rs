@@ -13,8 +13,10 @@
 //! instantiated per kernel inside functions compiled with that kernel's CPU features.
 //! Scores here are in discs; the search converts them to its units.
 
-use crate::game::{Game, Score};
-use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares};
+use std::any::Any;
+
+use crate::game::{Color, Game, Score};
+use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
@@ -131,7 +133,12 @@ struct Ctx<'w, 'a> {
     watch: &'w mut Watch<'a>,
     table: &'w mut Solver,
     rules: OrderingRules,
+    /// The midgame evaluation of (player, opponent), for ordering at many empties.
+    eval: &'w dyn Fn(u64, u64) -> Score,
 }
+
+/// From this many empties on, the evaluation joins the ordering key.
+const EVAL_ORDER_FROM: u32 = 12;
 
 /// The recursive layers, instantiated per kernel (see the module comment).
 trait Paths: Kernel {
@@ -275,8 +282,16 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
         } else {
             let mut key = 0;
             if ctx.rules.mobility {
-                let replies = k.legal_moves(o ^ flipped, p ^ flipped ^ (1 << square));
+                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                let replies = k.legal_moves(cp, co);
                 key -= 16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                // Potential mobility: empties next to our discs are the opponent's
+                // future moves.
+                let potential = neighbours(co) & !(cp | co);
+                key -= 4 * potential.count_ones() as i32;
+                if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
+                    key -= (ctx.eval)(cp, co) * 8 / DISC;
+                }
             }
             if odd & (1 << square) != 0 {
                 key += 4;
@@ -556,10 +571,22 @@ impl<G: Game> Run<'_, G> {
             return None;
         }
         let solver = self.solver.as_deref_mut()?;
+        let evaluator = self.evaluator;
+        let eval = move |player: u64, opponent: u64| {
+            let pos = Position {
+                player,
+                opponent,
+                side: Color::Black,
+            };
+            (&pos as &dyn Any)
+                .downcast_ref::<G>()
+                .map_or(0, |pos| evaluator.evaluate(pos))
+        };
         Some(solve_position(
             solver,
             &mut self.watch,
             self.rules,
+            &eval,
             pos,
             alpha,
             beta,
@@ -572,6 +599,7 @@ pub(super) fn solve_position(
     solver: &mut Solver,
     watch: &mut Watch,
     rules: OrderingRules,
+    eval: &dyn Fn(u64, u64) -> Score,
     pos: &Position,
     alpha: Score,
     beta: Score,
@@ -583,6 +611,7 @@ pub(super) fn solve_position(
         watch,
         table: solver,
         rules,
+        eval,
     };
     solve(&mut ctx, pos.player, pos.opponent, low, high.max(low + 1)) * DISC
 }

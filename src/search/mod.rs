@@ -299,6 +299,13 @@ impl<G: Game> Searcher<G> {
             };
             best.nodes = run.watch.nodes;
             best.elapsed = start.elapsed();
+            log::debug!(
+                "depth {depth} score {} {:?} nodes {} time {:?}",
+                best.score,
+                best.confidence,
+                best.nodes,
+                best.elapsed
+            );
             report(&best);
             if best.confidence == Confidence::Exact {
                 break;
@@ -377,6 +384,11 @@ fn aspiration_search<G: Game>(
     };
     loop {
         let outcome = run.root(pos, ordered, depth, alpha, beta);
+        log::trace!(
+            "depth {depth} window ({alpha}, {beta}) score {} nodes {}",
+            outcome.score,
+            run.watch.nodes
+        );
         if run.watch.aborted {
             return outcome;
         }

@@ -2,7 +2,9 @@
 
 pub mod arena;
 pub mod book;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod othello;
+pub mod protocol;
 pub mod search;

@@ -7,17 +7,20 @@ use std::time::Instant;
 use iago::eval::Evaluator;
 use iago::eval::features::{DISCS_PER_STAGE, STAGES};
 use iago::eval::pattern::{PatternEval, PatternWeights};
-use iago::eval::train::{TrainConfig, fit, load_wthor};
+use iago::eval::train::{Labels, TrainConfig, fit, load_wthor};
 use iago::othello::{DISC, Position};
 
 const HELP: &str = "usage: iago train --wthor DIR [--out FILE] [--game-step N] [--holdout N]
-                  [--epochs N] [--rate R] [--l2 X] [--seed N]
+                  [--epochs N] [--rate R] [--l2 X] [--seed N] [--labels MODE]
 
 Fits the pattern evaluation's weights on the WTHOR games in DIR and writes them to FILE
 (default src/eval/weights/patterns.bin, which the next build embeds). Positions of every
 N-th game are used (--game-step, default 1), every --holdout-th used game (default 10)
 is held out for testing. Prints the error per epoch and per stage, in discs.
-Defaults: --epochs 12 --rate 0.004 --l2 0.0005 --seed 1.";
+Labels (src/eval/README.md): split (the game's theoretical score while at least its depth
+of empties remain, the final result after), theoretical (everywhere), blend (sliding
+from the theoretical score to the final result over the last moves).
+Defaults: --labels split --epochs 12 --rate 0.0015 --l2 0.0005 --seed 1.";
 
 fn number<T: std::str::FromStr>(name: &str, text: Option<&String>) -> Result<T, String> {
     let text = text.ok_or_else(|| format!("{name} needs a value"))?;
@@ -47,6 +50,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--rate" => config.learning_rate = number("--rate", words.next())?,
             "--l2" => config.l2 = number("--l2", words.next())?,
             "--seed" => config.seed = number("--seed", words.next())?,
+            "--labels" => {
+                let name = words.next().ok_or("--labels needs a value")?;
+                config.labels = Labels::by_name(name).ok_or_else(|| {
+                    format!("--labels: {name:?} is not split, theoretical or blend")
+                })?;
+            }
             other => return Err(format!("train: unknown option {other:?}\n{HELP}")),
         }
     }

@@ -284,15 +284,32 @@ fn has_bmi2() -> bool {
     *BMI2.get_or_init(|| std::is_x86_feature_detected!("bmi2"))
 }
 
+/// `board` through each of [`Symmetry::ALL`], in that order, sharing the one transpose:
+/// the symmetries are (transpose or not) then (flip rows or not) then (flip columns or
+/// not), and flipping both is reversing all 64 bits.
+#[inline(always)]
+fn all_symmetries(board: u64) -> [u64; 8] {
+    let t = transform_board(board, Symmetry::Transpose);
+    let columns = |b: u64| b.reverse_bits().swap_bytes();
+    [
+        board,
+        columns(board),
+        board.swap_bytes(),
+        board.reverse_bits(),
+        t,
+        columns(t),
+        t.swap_bytes(),
+        t.reverse_bits(),
+    ]
+}
+
 /// Calls `visit(index)` with the weight index (within the stage) of every active feature
 /// of `pos`.
 #[inline(always)]
 fn for_each_with<E: Extract>(layout: &Layout, pos: &Position, visit: &mut impl FnMut(usize)) {
     let (p, o) = (pos.player, pos.opponent);
-    let mut boards = [(0u64, 0u64); 8];
-    for (board, &symmetry) in boards.iter_mut().zip(Symmetry::ALL.iter()) {
-        *board = (transform_board(p, symmetry), transform_board(o, symmetry));
-    }
+    let (sp, so) = (all_symmetries(p), all_symmetries(o));
+    let boards: [(u64, u64); 8] = std::array::from_fn(|k| (sp[k], so[k]));
     for placement in &layout.placements {
         let (tp, to) = boards[placement.symmetry];
         let mine = TERNARY[E::extract(tp, placement.mask) as usize];
@@ -383,6 +400,15 @@ mod tests {
         assert_eq!(count("line-2"), 4);
         assert_eq!(layout.placements.len(), 46);
         assert_eq!(layout.active(), 49);
+    }
+
+    #[test]
+    fn shared_transpose_gives_every_symmetry() {
+        let board = 0x0123_4567_89AB_CDEFu64 ^ 0x8100_0000_0000_0081;
+        let fast = all_symmetries(board);
+        for (k, &symmetry) in Symmetry::ALL.iter().enumerate() {
+            assert_eq!(fast[k], transform_board(board, symmetry), "{symmetry:?}");
+        }
     }
 
     #[test]

@@ -59,10 +59,11 @@ pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, Str
         // The trained pattern evaluation is the default: it beats every seed heuristic
         // (see README.md, eval-match).
         "pattern" | "default" => Ok(Box::new(pattern::PatternEval::embedded()?)),
-        _ => match Heuristic::by_name(name) {
-            Some(heuristic) => Ok(Box::new(heuristic)),
-            None => Err(format!(
-                "unknown evaluator {name:?} (known: {})",
+        _ => match (Heuristic::by_name(name), name.strip_prefix("pattern:")) {
+            (Some(heuristic), _) => Ok(Box::new(heuristic)),
+            (None, Some(path)) => Ok(Box::new(pattern::PatternEval::from_file(path)?)),
+            (None, None) => Err(format!(
+                "unknown evaluator {name:?} (known: {}, or pattern:WEIGHTFILE)",
                 OTHELLO_EVALUATORS.join(", ")
             )),
         },

@@ -150,6 +150,14 @@ impl PatternEval {
         Ok(PatternEval::with_weights(PatternWeights::embedded()?))
     }
 
+    /// The evaluator with weights read from a file (to compare retrained weights before
+    /// they are embedded). Each call keeps its weights for the rest of the run.
+    pub fn from_file(path: &str) -> Result<PatternEval, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let weights = PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        Ok(PatternEval::with_weights(Box::leak(Box::new(weights))))
+    }
+
     /// The evaluator with other weights (training, tests); they live as long as the
     /// program, as evaluators are shared by searches.
     pub fn with_weights(weights: &'static PatternWeights) -> PatternEval {

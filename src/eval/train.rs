@@ -42,9 +42,52 @@ pub struct Dataset {
     pub games: usize,
 }
 
+/// How positions are labelled from a WTHOR game's two recorded scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Labels {
+    /// The theoretical score down to its depth, the final result after it.
+    Split,
+    /// The theoretical score everywhere.
+    Theoretical,
+    /// The theoretical score down to its depth, then sliding linearly to the final
+    /// result at the last move.
+    Blend,
+}
+
+impl Labels {
+    pub fn by_name(name: &str) -> Option<Labels> {
+        match name {
+            "split" => Some(Labels::Split),
+            "theoretical" => Some(Labels::Theoretical),
+            "blend" => Some(Labels::Blend),
+            _ => None,
+        }
+    }
+
+    /// Black's label for a position with `empties` empty squares.
+    fn black_label(self, empties: u32, depth: u32, theoretical: i32, final_result: i32) -> i32 {
+        if depth == 0 {
+            return final_result;
+        }
+        if empties >= depth {
+            return theoretical;
+        }
+        match self {
+            Labels::Split => final_result,
+            Labels::Theoretical => theoretical,
+            Labels::Blend => {
+                let t = empties as i32;
+                let d = depth as i32;
+                (theoretical * t + final_result * (d - t) + d / 2).div_euclid(d)
+            }
+        }
+    }
+}
+
 /// What to read and how to fit.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
+    pub labels: Labels,
     /// Use every `game_step`-th game (1 = all).
     pub game_step: usize,
     /// Every `holdout_every`-th used game goes to the held-out set.
@@ -60,10 +103,11 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
+            labels: Labels::Split,
             game_step: 1,
             holdout_every: 10,
             epochs: 12,
-            learning_rate: 0.004,
+            learning_rate: 0.0015,
             l2: 0.0005,
             seed: 1,
         }
@@ -109,11 +153,12 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
             let theoretical_black = 2 * i32::from(game.theoretical_black) - 64;
             let mut pos = Position::start();
             for &mv in &game.moves {
-                let black_label = if depth > 0 && pos.empty_count() >= depth {
-                    theoretical_black
-                } else {
-                    final_black
-                };
+                let black_label = config.labels.black_label(
+                    pos.empty_count(),
+                    depth,
+                    theoretical_black,
+                    final_black,
+                );
                 let label = if pos.side == Color::Black {
                     black_label
                 } else {
@@ -334,6 +379,19 @@ mod tests {
         let after = trainer.errors(&data.train).overall();
         assert!(initial > 1.0, "the target is not trivial: {initial}");
         assert!(after < initial * 0.5, "training error {after} vs {initial}");
+    }
+
+    #[test]
+    fn label_modes_agree_before_the_theoretical_depth() {
+        for labels in [Labels::Split, Labels::Theoretical, Labels::Blend] {
+            assert_eq!(labels.black_label(30, 24, 6, -4), 6);
+            assert_eq!(labels.black_label(24, 24, 6, -4), 6);
+            assert_eq!(labels.black_label(10, 0, 6, -4), -4);
+        }
+        assert_eq!(Labels::Split.black_label(12, 24, 6, -4), -4);
+        assert_eq!(Labels::Theoretical.black_label(12, 24, 6, -4), 6);
+        assert_eq!(Labels::Blend.black_label(12, 24, 6, -4), 1);
+        assert_eq!(Labels::Blend.black_label(0, 24, 6, -4), -4);
     }
 
     #[test]

@@ -1,0 +1,1044 @@
+//! The protocol-neutral engine controller: it owns the game record, the searcher and the
+//! book, runs every long request (search, hint, analysis, learning, perft) as a job on its
+//! own thread with a stop flag, and hands results back as values. The protocols
+//! (`crate::protocol`) turn text into calls here and values into text.
+//!
+//! Everything game-specific the protocols need goes through [`EngineGame`]; Othello is its
+//! first implementation (`othello.rs`).
+
+pub mod othello;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::book::BookChoice;
+use crate::eval::Evaluator;
+use crate::game::{Game, Score};
+use crate::search::{Clock, Confidence, Limits, SearchReport, Searcher, Variety};
+
+/// What the protocols need to know about a game beyond what the search needs.
+pub trait EngineGame: Game + PartialEq {
+    /// The name GTP's `list_games` / `set_game` use (`Othello`).
+    const GTP_NAME: &'static str;
+    /// The name of `--game` (`othello`).
+    const ID: &'static str;
+    /// The only size GTP's `boardsize` accepts.
+    const BOARD_SIZE: u32;
+
+    /// The position a new game starts from.
+    fn start() -> Self;
+
+    /// Reads a position string (the game's own format, see protocol.md).
+    fn parse_position(text: &str) -> Result<Self, String>;
+
+    /// Writes the position string that [`EngineGame::parse_position`] reads back.
+    fn format_position(&self) -> String;
+
+    /// Reads a move's notation without checking it is legal here.
+    fn parse_move_text(text: &str) -> Result<Self::Move, String>;
+
+    /// The pass move, when the side to move has to pass.
+    fn forced_pass(&self) -> Option<Self::Move>;
+
+    /// The board drawn in text lines (no empty line), for `showboard`.
+    fn board_text(&self) -> String;
+
+    /// The result of the game in GTP form: `B+n`, `W+n` or `0`.
+    fn score_text(&self) -> String;
+
+    /// A score (the game's unit, the mover's view) as the protocols print it: discs for
+    /// Othello, with two decimals and never an exponent.
+    fn score_to_text(score: Score) -> String;
+
+    /// Evaluator names accepted by [`EngineGame::evaluator`], the default first.
+    fn evaluator_names() -> &'static [&'static str];
+
+    /// The evaluator called `name`.
+    fn evaluator(name: &str) -> Result<Box<dyn Evaluator<Self>>, String>;
+
+    /// Reads a game record (NBoard's `set game`): GGF for Othello.
+    fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
+        Err(format!("{} has no game record format", Self::GTP_NAME))
+    }
+
+    /// The opening book `choice` names, if the game has books.
+    fn open_book(_choice: &BookChoice) -> Option<Box<dyn EngineBook<Self>>> {
+        None
+    }
+
+    /// Leaves of the game tree `depth` plies deep (a fast game-specific version may
+    /// replace this one).
+    fn perft(&self, depth: u32) -> u64 {
+        crate::game::perft(self, depth)
+    }
+}
+
+/// A book move as the engine reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BookHint<M> {
+    pub mv: M,
+    /// The book's line starting with `mv`.
+    pub pv: Vec<M>,
+    /// Value for the mover, in the game's unit.
+    pub score: Score,
+    pub games: u32,
+    pub depth: u32,
+    pub exact: bool,
+}
+
+/// What the engine needs from an opening book.
+pub trait EngineBook<G: Game>: Send {
+    /// The move to play from the book, if any (a seeded `rng` allows variety).
+    fn choose(&self, pos: &G, rng: Option<&mut StdRng>) -> Option<BookHint<G::Move>>;
+    /// All book moves of `pos`, best first.
+    fn hints(&self, pos: &G) -> Vec<BookHint<G::Move>>;
+    /// Adds a finished game; returns a line describing what changed.
+    fn learn(
+        &mut self,
+        start: &G,
+        moves: &[G::Move],
+        searcher: &mut Searcher<G>,
+    ) -> Result<String, String>;
+}
+
+/// How the engine chooses its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Player {
+    /// Search (and book).
+    #[default]
+    Search,
+    /// A random legal move (seeded by `--seed`), for tests and arenas.
+    Random,
+}
+
+/// Depth used when nothing else bounds a search, so that no request runs forever.
+pub const DEFAULT_DEPTH: u32 = 10;
+
+/// Engine settings from the command line, changed later by protocol commands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub hash_mb: Option<usize>,
+    pub threads: Option<usize>,
+    /// Variety seed: `Some` makes the engine pick among near-best moves (and is the seed of
+    /// the random player).
+    pub seed: Option<u64>,
+    pub eval: Option<String>,
+    /// Draw value for Black, in percent of a disc (NBoard's `set contempt`).
+    pub contempt: i32,
+    pub book: BookChoice,
+    pub player: Player,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            hash_mb: None,
+            threads: None,
+            seed: None,
+            eval: None,
+            contempt: 0,
+            book: BookChoice::Default,
+            player: Player::Search,
+        }
+    }
+}
+
+/// Score tolerance of `--seed` variety: moves within a disc of the best may be played.
+const VARIETY_TOLERANCE: Score = 100;
+
+/// One move of the game the engine holds, with the seconds its player used if known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Played<M> {
+    pub mv: M,
+    pub seconds: Option<f64>,
+}
+
+/// The game: a start position and the moves since (passes explicit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record<G: EngineGame> {
+    pub start: G,
+    pub moves: Vec<Played<G::Move>>,
+    /// Main time per player, if the game has a clock.
+    pub clock: Option<Duration>,
+    pub increment: Duration,
+}
+
+impl<G: EngineGame> Record<G> {
+    pub fn new(start: G) -> Record<G> {
+        Record {
+            start,
+            moves: Vec::new(),
+            clock: None,
+            increment: Duration::ZERO,
+        }
+    }
+
+    /// The position after the first `count` moves.
+    pub fn position_after(&self, count: usize) -> G {
+        self.moves
+            .iter()
+            .take(count)
+            .fold(self.start.clone(), |pos, played| pos.play(played.mv))
+    }
+
+    pub fn current(&self) -> G {
+        self.position_after(self.moves.len())
+    }
+
+    /// Time left on the clock of the side to move: the main time minus the seconds
+    /// recorded for that side's moves, plus its increments.
+    pub fn remaining_for_mover(&self) -> Option<Duration> {
+        let main = self.clock?;
+        let mover = self.current().side_to_move();
+        let mut pos = self.start.clone();
+        let mut used = 0.0;
+        let mut moves_made = 0u32;
+        for played in &self.moves {
+            if pos.side_to_move() == mover {
+                used += played.seconds.unwrap_or(0.0);
+                moves_made += 1;
+            }
+            pos = pos.play(played.mv);
+        }
+        let total = main.as_secs_f64() + self.increment.as_secs_f64() * moves_made as f64;
+        Some(Duration::from_secs_f64((total - used).max(0.0)))
+    }
+}
+
+/// A request the engine runs on its job thread.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    /// Choose a move for the current position (book first, then search).
+    Go { limits: Limits },
+    /// Score the best `count` moves of the current position.
+    Hint { count: usize, limits: Limits },
+    /// Score every position of the game, last first.
+    Analyze { limits: Limits },
+    /// Add the game to the book.
+    Learn,
+    /// Search the current position to the end of the game (no book).
+    Solve { limits: Limits },
+    /// Count leaves.
+    Perft { depth: u32 },
+}
+
+/// A move chosen by [`Job::Go`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice<M> {
+    /// `None` only when the game is over.
+    pub mv: Option<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub confidence: Confidence,
+    pub pv: Vec<M>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub from_book: bool,
+}
+
+/// One scored move of a hint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HintLine<M> {
+    pub pv: Vec<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub confidence: Confidence,
+    /// `Some(games)` for a book move.
+    pub book_games: Option<u32>,
+}
+
+/// Something a job reports while it runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    /// A search iteration finished.
+    Iteration { nodes: u64, elapsed: Duration },
+    /// Position after `moves_made` moves scored `score` for its mover.
+    Analysis { moves_made: usize, score: Score },
+}
+
+/// What a finished job gives back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome<M> {
+    Move(Choice<M>),
+    Hints(Vec<HintLine<M>>),
+    Analyzed,
+    Learned(Result<String, String>),
+    /// `None` when stopped before the count was complete.
+    Perft {
+        leaves: Option<u64>,
+        elapsed: Duration,
+    },
+}
+
+/// The job in flight.
+struct Running<G: EngineGame> {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    progress: Arc<Mutex<Vec<Progress>>>,
+    handle: JoinHandle<(Searcher<G>, Outcome<G::Move>)>,
+}
+
+/// Why a request could not be carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    IllegalMove(String),
+    CannotUndo,
+    BadValue(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::IllegalMove(text) => write!(f, "illegal move: {text}"),
+            EngineError::CannotUndo => f.write_str("cannot undo"),
+            EngineError::BadValue(text) => f.write_str(text),
+        }
+    }
+}
+
+/// The engine controller.
+pub struct Engine<G: EngineGame> {
+    record: Record<G>,
+    settings: Settings,
+    /// `None` while a job has it.
+    searcher: Option<Searcher<G>>,
+    evaluator: Box<dyn Evaluator<G>>,
+    book: Option<Arc<Mutex<Box<dyn EngineBook<G>>>>>,
+    rng: StdRng,
+    running: Option<Running<G>>,
+    /// Progress of the last job that was not taken before it finished.
+    finished_progress: Vec<Progress>,
+    next_id: u64,
+    /// Called from the job thread when it has news (progress or done).
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl<G: EngineGame> Engine<G> {
+    /// An engine for a new game at the start position. `wake` is called from the job
+    /// thread whenever [`Engine::take_progress`] or [`Engine::poll`] has something new.
+    pub fn new(settings: Settings, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Engine<G>, String> {
+        let eval_name = settings.eval.clone().unwrap_or_else(|| {
+            G::evaluator_names()
+                .first()
+                .unwrap_or(&"default")
+                .to_string()
+        });
+        let mut searcher = Searcher::new(G::evaluator(&eval_name)?);
+        let evaluator = G::evaluator(&eval_name)?;
+        if let Some(mb) = settings.hash_mb {
+            searcher.set_hash_mb(mb);
+        }
+        if let Some(threads) = settings.threads {
+            searcher.set_threads(threads);
+        }
+        searcher.set_variety(settings.seed.map(|seed| Variety {
+            tolerance: VARIETY_TOLERANCE,
+            seed,
+        }));
+        let book = match settings.player {
+            Player::Search => G::open_book(&settings.book).map(|b| Arc::new(Mutex::new(b))),
+            Player::Random => None,
+        };
+        Ok(Engine {
+            record: Record::new(G::start()),
+            rng: StdRng::seed_from_u64(settings.seed.unwrap_or(0)),
+            settings,
+            searcher: Some(searcher),
+            evaluator,
+            book,
+            running: None,
+            finished_progress: Vec::new(),
+            next_id: 0,
+            wake,
+        })
+    }
+
+    pub fn record(&self) -> &Record<G> {
+        &self.record
+    }
+
+    pub fn position(&self) -> G {
+        self.record.current()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Replaces the game (stops any job first).
+    pub fn set_record(&mut self, record: Record<G>) {
+        self.stop();
+        let new_game = record.start != self.record.start
+            || record.moves.len() < self.record.moves.len()
+            || record.moves[..self.record.moves.len()] != self.record.moves[..];
+        self.record = record;
+        if new_game && let Some(searcher) = &mut self.searcher {
+            searcher.clear();
+        }
+    }
+
+    /// A new game from `start`.
+    pub fn new_game(&mut self, start: G) {
+        let clock = (self.record.clock, self.record.increment);
+        let mut record = Record::new(start);
+        (record.clock, record.increment) = clock;
+        self.set_record(record);
+    }
+
+    /// Plays `mv` (checked for legality) in the current position.
+    pub fn play(&mut self, mv: G::Move, seconds: Option<f64>) -> Result<(), EngineError> {
+        self.stop();
+        let pos = self.position();
+        if !pos.legal_moves().as_ref().contains(&mv) {
+            return Err(EngineError::IllegalMove(pos.format_move(mv)));
+        }
+        self.record.moves.push(Played { mv, seconds });
+        Ok(())
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Result<(), EngineError> {
+        self.stop();
+        self.record
+            .moves
+            .pop()
+            .map(|_| ())
+            .ok_or(EngineError::CannotUndo)
+    }
+
+    pub fn set_clock(&mut self, main: Option<Duration>, increment: Duration) {
+        self.record.clock = main;
+        self.record.increment = increment;
+    }
+
+    pub fn set_depth(&mut self, depth: Option<u32>) {
+        self.settings.depth = depth;
+    }
+
+    pub fn set_nodes(&mut self, nodes: Option<u64>) {
+        self.settings.nodes = nodes;
+    }
+
+    pub fn set_movetime(&mut self, movetime: Option<Duration>) {
+        self.settings.movetime = movetime;
+    }
+
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.settings.contempt = contempt;
+    }
+
+    /// Settings that live in the searcher take effect for the next job.
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.stop();
+        self.settings.hash_mb = Some(mb);
+        if let Some(searcher) = &mut self.searcher {
+            searcher.set_hash_mb(mb);
+        }
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.stop();
+        self.settings.threads = Some(threads);
+        if let Some(searcher) = &mut self.searcher {
+            searcher.set_threads(threads);
+        }
+    }
+
+    pub fn set_seed(&mut self, seed: Option<u64>) {
+        self.stop();
+        self.settings.seed = seed;
+        self.rng = StdRng::seed_from_u64(seed.unwrap_or(0));
+        if let Some(searcher) = &mut self.searcher {
+            searcher.set_variety(seed.map(|seed| Variety {
+                tolerance: VARIETY_TOLERANCE,
+                seed,
+            }));
+        }
+    }
+
+    pub fn set_evaluator(&mut self, name: &str) -> Result<(), EngineError> {
+        self.stop();
+        let for_search = G::evaluator(name).map_err(EngineError::BadValue)?;
+        self.evaluator = G::evaluator(name).map_err(EngineError::BadValue)?;
+        if let Some(searcher) = &mut self.searcher {
+            searcher.set_evaluator(for_search);
+        }
+        self.settings.eval = Some(name.to_string());
+        Ok(())
+    }
+
+    /// The static evaluation of the current position, for its mover.
+    pub fn evaluate(&self) -> Score {
+        let pos = self.position();
+        if pos.is_game_over() {
+            pos.final_score()
+        } else {
+            self.evaluator.evaluate(&pos)
+        }
+    }
+
+    /// The limits of a move search: the settings, the game clock if any, and the default
+    /// depth when nothing else bounds the search.
+    pub fn move_limits(&self) -> Limits {
+        let clock = self.record.remaining_for_mover().map(|remaining| Clock {
+            remaining,
+            increment: self.record.increment,
+            moves_to_go: None,
+        });
+        self.limits_with(None, clock)
+    }
+
+    /// The settings' limits with a protocol's time budget added: a time for this move
+    /// (the shorter one wins) or a clock.
+    pub fn limits_with(&self, movetime: Option<Duration>, clock: Option<Clock>) -> Limits {
+        let movetime = match (self.settings.movetime, movetime) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut limits = Limits {
+            depth: self.settings.depth,
+            nodes: self.settings.nodes,
+            movetime,
+            clock,
+        };
+        if limits == Limits::default() {
+            limits.depth = Some(DEFAULT_DEPTH);
+        }
+        limits
+    }
+
+    /// The limits of `solve`: to the end of the game, bounded only by a node limit.
+    pub fn solve_limits(&self) -> Limits {
+        Limits {
+            nodes: self.settings.nodes,
+            ..Limits::default()
+        }
+    }
+
+    /// The limits of an analysis (hint, analyze, solve): depth and nodes only, no clock.
+    pub fn analysis_limits(&self) -> Limits {
+        let mut limits = Limits {
+            depth: self.settings.depth,
+            nodes: self.settings.nodes,
+            movetime: self.settings.movetime,
+            clock: None,
+        };
+        if limits == Limits::default() {
+            limits.depth = Some(DEFAULT_DEPTH);
+        }
+        limits
+    }
+
+    /// Starts `job` on the current game, stopping any job in flight.
+    pub fn start(&mut self, job: Job) {
+        self.stop();
+        let Some(mut searcher) = self.searcher.take() else {
+            log::error!("searcher missing; job dropped");
+            return;
+        };
+        self.next_id += 1;
+        let id = self.next_id;
+        let stop = Arc::new(AtomicBool::new(false));
+        let progress: Arc<Mutex<Vec<Progress>>> = Arc::new(Mutex::new(Vec::new()));
+        let record = self.record.clone();
+        let book = self.book.clone();
+        let random_move = match (self.settings.player, &job) {
+            (Player::Random, Job::Go { .. }) => {
+                // Seeded by the position too, so that a game does not depend on which
+                // games the same process played before.
+                let pos = record.current();
+                let moves = pos.legal_moves();
+                let moves = moves.as_ref();
+                let mut rng = StdRng::seed_from_u64(self.settings.seed.unwrap_or(0) ^ pos.hash());
+                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
+            }
+            _ => None,
+        };
+        let book_rng = self
+            .settings
+            .seed
+            .map(|_| StdRng::seed_from_u64(self.rng.random()));
+        let player = self.settings.player;
+        let (thread_stop, thread_progress, wake) =
+            (stop.clone(), progress.clone(), self.wake.clone());
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || {
+                let context = JobContext {
+                    stop: &thread_stop,
+                    progress: &thread_progress,
+                    wake: &*wake,
+                };
+                let outcome = match job {
+                    Job::Go { .. } if player == Player::Random => Outcome::Move(Choice {
+                        mv: random_move,
+                        score: 0,
+                        depth: 0,
+                        confidence: Confidence::Heuristic,
+                        pv: random_move.into_iter().collect(),
+                        nodes: 0,
+                        elapsed: Duration::ZERO,
+                        from_book: false,
+                    }),
+                    Job::Go { limits } => go(
+                        &record.current(),
+                        &limits,
+                        book.as_ref(),
+                        book_rng,
+                        &mut searcher,
+                        &context,
+                    ),
+                    Job::Hint { count, limits } => Outcome::Hints(hint(
+                        &record.current(),
+                        count,
+                        &limits,
+                        book.as_ref(),
+                        &mut searcher,
+                        &context,
+                    )),
+                    Job::Analyze { limits } => {
+                        analyze(&record, &limits, &mut searcher, &context);
+                        Outcome::Analyzed
+                    }
+                    Job::Learn => Outcome::Learned(learn(&record, book.as_ref(), &mut searcher)),
+                    Job::Solve { limits } => go(
+                        &record.current(),
+                        &limits,
+                        None,
+                        None,
+                        &mut searcher,
+                        &context,
+                    ),
+                    Job::Perft { depth } => {
+                        let started = Instant::now();
+                        let leaves = perft(&record.current(), depth, &thread_stop);
+                        Outcome::Perft {
+                            leaves,
+                            elapsed: started.elapsed(),
+                        }
+                    }
+                };
+                wake();
+                (searcher, outcome)
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    id,
+                    stop,
+                    progress,
+                    handle,
+                });
+            }
+            Err(error) => log::error!("cannot start the search thread: {error}"),
+        }
+    }
+
+    /// Stops the job in flight, if any, and drops its results: nothing it found is
+    /// reported after this returns.
+    pub fn stop(&mut self) {
+        self.finished_progress.clear();
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            self.finish(running.id, running.handle);
+        }
+    }
+
+    /// Asks the job in flight to stop, keeping what it found: [`Engine::wait`] then returns
+    /// its outcome (a move search still gives a legal move).
+    pub fn hurry(&self) {
+        if let Some(running) = &self.running {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Progress reports since the last call (of the finished job too, until the next
+    /// job starts or a stop drops them).
+    pub fn take_progress(&mut self) -> Vec<Progress> {
+        let mut items = std::mem::take(&mut self.finished_progress);
+        if let Some(running) = &self.running
+            && let Ok(mut progress) = running.progress.lock()
+        {
+            items.append(&mut progress);
+        }
+        items
+    }
+
+    /// The outcome of the job if it has finished.
+    pub fn poll(&mut self) -> Option<Outcome<G::Move>> {
+        if self.running.as_ref()?.handle.is_finished() {
+            self.wait()
+        } else {
+            None
+        }
+    }
+
+    /// Waits for the job in flight and returns its outcome.
+    pub fn wait(&mut self) -> Option<Outcome<G::Move>> {
+        let running = self.running.take()?;
+        let outcome = self.finish(running.id, running.handle);
+        if let Ok(mut progress) = running.progress.lock() {
+            self.finished_progress.append(&mut progress);
+        }
+        outcome
+    }
+
+    /// Joins the job's thread and takes the searcher back.
+    fn finish(
+        &mut self,
+        id: u64,
+        handle: JoinHandle<(Searcher<G>, Outcome<G::Move>)>,
+    ) -> Option<Outcome<G::Move>> {
+        log::trace!("job {id} finished");
+        match handle.join() {
+            Ok((searcher, outcome)) => {
+                self.searcher = Some(searcher);
+                Some(outcome)
+            }
+            Err(_) => {
+                log::error!("the search thread panicked; starting a fresh searcher");
+                let name = self
+                    .settings
+                    .eval
+                    .clone()
+                    .unwrap_or_else(|| "default".into());
+                if let Ok(evaluator) = G::evaluator(&name).or_else(|_| {
+                    G::evaluator(G::evaluator_names().first().copied().unwrap_or("default"))
+                }) {
+                    self.searcher = Some(Searcher::new(evaluator));
+                }
+                None
+            }
+        }
+    }
+}
+
+impl<G: EngineGame> Drop for Engine<G> {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// What a job thread shares with the controller.
+struct JobContext<'a> {
+    stop: &'a AtomicBool,
+    progress: &'a Mutex<Vec<Progress>>,
+    wake: &'a (dyn Fn() + Send + Sync),
+}
+
+impl JobContext<'_> {
+    fn report(&self, item: Progress) {
+        if let Ok(mut progress) = self.progress.lock() {
+            // Bounded: a client that never reads progress cannot make it grow forever.
+            if progress.len() < 4096 {
+                progress.push(item);
+            }
+        }
+        (self.wake)();
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+type SharedBook<G> = Arc<Mutex<Box<dyn EngineBook<G>>>>;
+
+fn go<G: EngineGame>(
+    pos: &G,
+    limits: &Limits,
+    book: Option<&SharedBook<G>>,
+    mut rng: Option<StdRng>,
+    searcher: &mut Searcher<G>,
+    context: &JobContext,
+) -> Outcome<G::Move> {
+    if let Some(pass) = pos.forced_pass() {
+        return Outcome::Move(Choice {
+            mv: Some(pass),
+            score: 0,
+            depth: 0,
+            confidence: Confidence::Heuristic,
+            pv: vec![pass],
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            from_book: false,
+        });
+    }
+    if let Some(book) = book
+        && let Ok(book) = book.lock()
+        && let Some(hint) = book.choose(pos, rng.as_mut())
+    {
+        return Outcome::Move(Choice {
+            mv: Some(hint.mv),
+            score: hint.score,
+            depth: hint.depth,
+            confidence: if hint.exact {
+                Confidence::Exact
+            } else {
+                Confidence::Heuristic
+            },
+            pv: hint.pv,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            from_book: true,
+        });
+    }
+    let report = search(pos, limits, searcher, context);
+    Outcome::Move(Choice {
+        mv: report.best_move,
+        score: report.score,
+        depth: report.depth,
+        confidence: report.confidence,
+        pv: report.pv,
+        nodes: report.nodes,
+        elapsed: report.elapsed,
+        from_book: false,
+    })
+}
+
+/// One search, reporting each iteration as progress.
+fn search<G: EngineGame>(
+    pos: &G,
+    limits: &Limits,
+    searcher: &mut Searcher<G>,
+    context: &JobContext,
+) -> SearchReport<G::Move> {
+    searcher.search(pos, limits, context.stop, &mut |report| {
+        context.report(Progress::Iteration {
+            nodes: report.nodes,
+            elapsed: report.elapsed,
+        })
+    })
+}
+
+/// The best `count` moves: book moves first, then searched moves. One move is a plain
+/// search; several search every move one ply deeper and keep the best.
+fn hint<G: EngineGame>(
+    pos: &G,
+    count: usize,
+    limits: &Limits,
+    book: Option<&SharedBook<G>>,
+    searcher: &mut Searcher<G>,
+    context: &JobContext,
+) -> Vec<HintLine<G::Move>> {
+    let count = count.max(1);
+    let mut lines: Vec<HintLine<G::Move>> = Vec::new();
+    if let Some(book) = book
+        && let Ok(book) = book.lock()
+    {
+        for hint in book.hints(pos).into_iter().take(count) {
+            lines.push(HintLine {
+                pv: hint.pv,
+                score: hint.score,
+                depth: hint.depth,
+                confidence: if hint.exact {
+                    Confidence::Exact
+                } else {
+                    Confidence::Heuristic
+                },
+                book_games: Some(hint.games),
+            });
+        }
+    }
+    let moves = pos.legal_moves();
+    let remaining: Vec<G::Move> = moves
+        .as_ref()
+        .iter()
+        .copied()
+        .filter(|mv| !lines.iter().any(|line| line.pv.first() == Some(mv)))
+        .collect();
+    let wanted = count.saturating_sub(lines.len()).min(remaining.len());
+    if wanted == 0 {
+        return lines;
+    }
+    if wanted == 1 && lines.is_empty() {
+        let report = search(pos, limits, searcher, context);
+        if !context.stopped() || report.depth > 0 {
+            lines.push(HintLine {
+                pv: report.pv,
+                score: report.score,
+                depth: report.depth,
+                confidence: report.confidence,
+                book_games: None,
+            });
+        }
+        return lines;
+    }
+    let child_limits = Limits {
+        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
+        ..limits.clone()
+    };
+    let mut searched: Vec<HintLine<G::Move>> = Vec::new();
+    for mv in remaining {
+        if context.stopped() {
+            break;
+        }
+        let child = pos.play(mv);
+        let mut pv = vec![mv];
+        let (score, depth, confidence) = if child.is_game_over() {
+            (-child.final_score(), 1, Confidence::Exact)
+        } else {
+            let report = search(&child, &child_limits, searcher, context);
+            pv.extend(report.pv);
+            (-report.score, report.depth + 1, report.confidence)
+        };
+        searched.push(HintLine {
+            pv,
+            score,
+            depth,
+            confidence,
+            book_games: None,
+        });
+    }
+    searched.sort_by_key(|line| -line.score);
+    lines.extend(searched.into_iter().take(wanted));
+    lines
+}
+
+/// Scores every position of the game, from the last to the first.
+fn analyze<G: EngineGame>(
+    record: &Record<G>,
+    limits: &Limits,
+    searcher: &mut Searcher<G>,
+    context: &JobContext,
+) {
+    for moves_made in (0..=record.moves.len()).rev() {
+        if context.stopped() {
+            return;
+        }
+        let pos = record.position_after(moves_made);
+        let score = if pos.is_game_over() {
+            pos.final_score()
+        } else {
+            search(&pos, limits, searcher, context).score
+        };
+        if context.stopped() {
+            return;
+        }
+        context.report(Progress::Analysis { moves_made, score });
+    }
+}
+
+/// Perft that checks `stop` between subtrees small enough to count in a moment.
+fn perft<G: EngineGame>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    const SMALL: u32 = 8;
+    if depth <= SMALL {
+        return Some(pos.perft(depth));
+    }
+    let moves = pos.legal_moves();
+    if moves.as_ref().is_empty() {
+        return Some(1);
+    }
+    let mut total = 0;
+    for &mv in moves.as_ref() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        total += perft(&pos.play(mv), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+fn learn<G: EngineGame>(
+    record: &Record<G>,
+    book: Option<&SharedBook<G>>,
+    searcher: &mut Searcher<G>,
+) -> Result<String, String> {
+    let book = book.ok_or("no book to learn into (--book none)")?;
+    let mut book = book
+        .lock()
+        .map_err(|_| "the book is unusable".to_string())?;
+    let moves: Vec<G::Move> = record.moves.iter().map(|played| played.mv).collect();
+    book.learn(&record.start, &moves, searcher)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::Position;
+
+    #[test]
+    fn the_clock_is_the_main_time_minus_the_movers_recorded_seconds() {
+        let record = Position::parse_game_record(
+            "(;GM[Othello]TI[5:00]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//10]W[c3/0/20.5]B[c4//5];)",
+        )
+        .unwrap();
+        // White to move: 300 s minus its 20.5 s.
+        assert_eq!(
+            record.remaining_for_mover(),
+            Some(Duration::from_millis(279_500))
+        );
+        let with_increment = Position::parse_game_record(
+            "(;GM[Othello]TI[1:00/0:02/0]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//10]W[c3//3];)",
+        )
+        .unwrap();
+        // Black to move: 60 s plus one increment of 2 s minus 10 s.
+        assert_eq!(
+            with_increment.remaining_for_mover(),
+            Some(Duration::from_secs(52))
+        );
+        let untimed = Position::parse_game_record(
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        )
+        .unwrap();
+        assert_eq!(untimed.remaining_for_mover(), None);
+    }
+
+    #[test]
+    fn limits_default_to_a_depth_only_when_nothing_else_bounds_the_search() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let mut engine = Engine::<Position>::new(
+            Settings {
+                book: BookChoice::None,
+                ..Settings::default()
+            },
+            wake,
+        )
+        .unwrap();
+        assert_eq!(engine.move_limits().depth, Some(DEFAULT_DEPTH));
+        engine.set_nodes(Some(1000));
+        assert_eq!(engine.move_limits().depth, None);
+        assert_eq!(
+            engine
+                .limits_with(Some(Duration::from_secs(1)), None)
+                .movetime,
+            Some(Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn illegal_moves_and_undo_leave_the_game_alone() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let mut engine = Engine::<Position>::new(
+            Settings {
+                book: BookChoice::None,
+                ..Settings::default()
+            },
+            wake,
+        )
+        .unwrap();
+        assert_eq!(engine.undo(), Err(EngineError::CannotUndo));
+        let a1: crate::othello::Move = "a1".parse().unwrap();
+        assert!(engine.play(a1, None).is_err());
+        assert_eq!(engine.position(), Position::start());
+        engine.play("d3".parse().unwrap(), None).unwrap();
+        engine.undo().unwrap();
+        assert_eq!(engine.position(), Position::start());
+    }
+}

@@ -1,0 +1,229 @@
+//! Othello as an [`EngineGame`], and the adapter from the opening book to the engine.
+
+use rand::rngs::StdRng;
+
+use super::{BookHint, EngineBook, EngineGame, Played, Record};
+use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
+use crate::eval::{Evaluator, OTHELLO_EVALUATORS, othello_evaluator};
+use crate::game::{Color, Game, Score};
+use crate::othello::ggf::GgfGame;
+use crate::othello::notation::{format_position, parse_position};
+use crate::othello::{DISC, Move, Position};
+use crate::search::Searcher;
+
+impl EngineGame for Position {
+    const GTP_NAME: &'static str = "Othello";
+    const ID: &'static str = "othello";
+    const BOARD_SIZE: u32 = 8;
+
+    fn start() -> Self {
+        Position::start()
+    }
+
+    fn parse_position(text: &str) -> Result<Self, String> {
+        parse_position(text).map_err(|e| e.to_string())
+    }
+
+    fn format_position(&self) -> String {
+        format_position(self)
+    }
+
+    fn parse_move_text(text: &str) -> Result<Move, String> {
+        text.parse()
+            .map_err(|e: crate::othello::square::NotationError| e.to_string())
+    }
+
+    fn forced_pass(&self) -> Option<Move> {
+        (self.has_no_move() && !self.pass().has_no_move()).then_some(Move::PASS)
+    }
+
+    fn board_text(&self) -> String {
+        let (black, white, moves) = (self.black(), self.white(), self.moves());
+        let mut text = String::from("  a b c d e f g h\n");
+        for row in 0..8 {
+            text.push_str(&format!("{}", row + 1));
+            for column in 0..8 {
+                let bit = 1u64 << (row * 8 + column);
+                text.push(' ');
+                text.push(if black & bit != 0 {
+                    'X'
+                } else if white & bit != 0 {
+                    'O'
+                } else if moves & bit != 0 {
+                    '.'
+                } else {
+                    '-'
+                });
+            }
+            text.push_str(&format!(" {}", row + 1));
+            match row {
+                0 => text.push_str(&format!("  {} to move", self.side)),
+                1 => text.push_str(&format!("  black X: {}", black.count_ones())),
+                2 => text.push_str(&format!("  white O: {}", white.count_ones())),
+                3 => text.push_str(&format!("  empties: {}", self.empty_count())),
+                _ => {}
+            }
+            text.push('\n');
+        }
+        text.push_str("  a b c d e f g h");
+        text
+    }
+
+    fn score_text(&self) -> String {
+        let diff = match self.side {
+            Color::Black => self.final_disc_difference(),
+            Color::White => -self.final_disc_difference(),
+        };
+        match diff {
+            0 => "0".into(),
+            d if d > 0 => format!("B+{d}"),
+            d => format!("W+{}", -d),
+        }
+    }
+
+    fn score_to_text(score: Score) -> String {
+        let sign = if score < 0 { "-" } else { "" };
+        let magnitude = score.unsigned_abs();
+        let unit = DISC.unsigned_abs();
+        format!(
+            "{sign}{}.{:02}",
+            magnitude / unit,
+            magnitude % unit * 100 / unit
+        )
+    }
+
+    fn evaluator_names() -> &'static [&'static str] {
+        OTHELLO_EVALUATORS
+    }
+
+    fn evaluator(name: &str) -> Result<Box<dyn Evaluator<Self>>, String> {
+        othello_evaluator(name)
+    }
+
+    fn parse_game_record(text: &str) -> Result<Record<Self>, String> {
+        crate::othello::ggf::parse_ggf(text)
+            .map(|game| record_from_ggf(&game))
+            .map_err(|e| e.to_string())
+    }
+
+    fn open_book(choice: &BookChoice) -> Option<Box<dyn EngineBook<Self>>> {
+        Book::open_choice(choice)
+            .map(|book| Box::new(BookAdapter { book }) as Box<dyn EngineBook<Self>>)
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        crate::othello::perft::perft(self, depth)
+    }
+}
+
+/// The game of a GGF record, passes made explicit.
+pub fn record_from_ggf(game: &GgfGame) -> Record<Position> {
+    let mut record = Record::new(game.start);
+    let mut pos = game.start;
+    for m in &game.moves {
+        if m.color != pos.side && !m.mv.is_pass() {
+            record.moves.push(Played {
+                mv: Move::PASS,
+                seconds: None,
+            });
+            pos = pos.pass();
+        }
+        record.moves.push(Played {
+            mv: m.mv,
+            seconds: m.seconds,
+        });
+        pos = pos.play(m.mv);
+    }
+    if let Some(time) = game.time {
+        record.clock = (!time.main.is_zero()).then_some(time.main);
+        record.increment = time.increment;
+    }
+    record
+}
+
+/// The opening book seen by the engine.
+struct BookAdapter {
+    book: Book,
+}
+
+/// Book lines are cut to this many moves.
+const BOOK_PV: usize = 12;
+
+impl BookAdapter {
+    fn hint(
+        &self,
+        pos: &Position,
+        mv: Move,
+        value: Score,
+        games: u32,
+        depth: u8,
+    ) -> BookHint<Move> {
+        BookHint {
+            mv,
+            pv: self.book.line(pos, mv, BOOK_PV),
+            score: value,
+            games,
+            depth: depth.into(),
+            exact: depth >= EXACT_DEPTH,
+        }
+    }
+}
+
+impl EngineBook<Position> for BookAdapter {
+    fn choose(&self, pos: &Position, rng: Option<&mut StdRng>) -> Option<BookHint<Move>> {
+        let policy = BookPolicy {
+            randomness: if rng.is_some() { DISC } else { 0 },
+            ..BookPolicy::default()
+        };
+        let chosen = self.book.choose(pos, &policy, rng)?;
+        Some(self.hint(pos, chosen.mv, chosen.value, chosen.games, chosen.depth))
+    }
+
+    fn hints(&self, pos: &Position) -> Vec<BookHint<Move>> {
+        self.book
+            .moves(pos)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|m| self.hint(pos, m.mv, m.value, m.games, m.depth))
+            .collect()
+    }
+
+    fn learn(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        searcher: &mut Searcher<Position>,
+    ) -> Result<String, String> {
+        let report = self
+            .book
+            .learn_game(start, moves, searcher, &LearnSettings::default())
+            .map_err(|e| e.to_string())?;
+        Ok(format!(
+            "{} positions added, {} searched, book of {}",
+            report.added,
+            report.searched,
+            self.book.len()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_print_in_discs_without_exponents() {
+        assert_eq!(Position::score_to_text(0), "0.00");
+        assert_eq!(Position::score_to_text(150), "1.50");
+        assert_eq!(Position::score_to_text(-7), "-0.07");
+        assert_eq!(Position::score_to_text(-6400), "-64.00");
+    }
+
+    #[test]
+    fn final_score_text() {
+        let pos = Position::parse_position(&format!("{}{}---- O", "X".repeat(40), "O".repeat(20)))
+            .unwrap();
+        assert_eq!(pos.score_text(), "B+24");
+        assert_eq!(Position::start().score_text(), "0");
+    }
+}

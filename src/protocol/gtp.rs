@@ -1,0 +1,832 @@
+//! GTP 2 (the Go Text Protocol, as Othello tools use it): `[id] name args` lines in,
+//! `=[id] result` / `?[id] message` replies out, each ended by an empty line.
+//!
+//! Replies are written in command order. A `genmove` runs as a job; commands that arrive
+//! meanwhile wait in a bounded queue, except that `quit` (or end of input) cuts the search
+//! short, so that its move is answered at once, then the rest.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::lexer::{self, InputError, ParseError, syntax};
+use super::{Flow, GAMES, Output, Session, find_game};
+use crate::engine::{Engine, EngineGame, Job, Outcome, Settings};
+use crate::game::Color;
+use crate::search::{Clock, Confidence};
+
+/// Every command, standard ones first, as `list_commands` prints them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "time_settings",
+    "time_left",
+    "list_games",
+    "set_game",
+    "set_position",
+    "position",
+    "perft",
+    "solve",
+    "eval",
+    "set_depth",
+    "set_nodes",
+    "set_movetime",
+    "set_eval",
+    "hash",
+    "threads",
+    "seed",
+];
+
+/// Largest accepted values of the limits (out of range is a syntax error).
+const MAX_DEPTH: u32 = 64;
+const MAX_PERFT: u32 = 20;
+const MAX_HASH_MB: usize = 4096;
+const MAX_THREADS: usize = 1024;
+
+/// One parsed command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command<M> {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    BoardSize(u32),
+    ClearBoard,
+    Komi,
+    Play(Color, M),
+    Genmove(Color),
+    RegGenmove(Color),
+    Undo,
+    ShowBoard,
+    FinalScore,
+    TimeSettings {
+        main: Duration,
+        byo_yomi: Duration,
+        stones: u32,
+    },
+    TimeLeft {
+        color: Color,
+        left: Duration,
+        stones: u32,
+    },
+    ListGames,
+    SetGame(String),
+    SetPosition(String),
+    Position,
+    Perft(u32),
+    Solve,
+    Eval,
+    SetDepth(Option<u32>),
+    SetNodes(Option<u64>),
+    SetMovetime(Option<Duration>),
+    SetEval(String),
+    Hash(usize),
+    Threads(usize),
+    Seed(Option<u64>),
+}
+
+/// GTP's preprocessing: control characters other than HT dropped, HT made a space,
+/// everything from `#` cut.
+pub fn preprocess(line: &str) -> String {
+    let line = line.split('#').next().unwrap_or("");
+    line.chars()
+        .filter_map(|c| match c {
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// Splits the optional numeric id from a preprocessed, non-empty line.
+pub fn split_id(line: &str) -> (Option<String>, &str) {
+    if let Some((first, rest)) = lexer::command_word(line)
+        && first.chars().all(|c| c.is_ascii_digit())
+    {
+        return (Some(first.to_string()), rest);
+    }
+    (None, line)
+}
+
+fn color(command: &str, text: &str) -> Result<Color, ParseError> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(syntax(
+            command,
+            format!("not a colour: {:?}", lexer::shorten(text)),
+        )),
+    }
+}
+
+/// An optional limit: a number in `1..=max`, or `0`/`none` for no limit.
+fn limit<T: std::str::FromStr + PartialOrd + Default>(
+    command: &str,
+    args: &str,
+    max: T,
+) -> Result<Option<T>, ParseError> {
+    if args.trim().eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let value: T = lexer::single(command, args, "a number or none")?;
+    if value > max {
+        return Err(syntax(command, "value out of range"));
+    }
+    Ok((value != T::default()).then_some(value))
+}
+
+fn in_range<T: PartialOrd>(command: &str, value: T, low: T, high: T) -> Result<T, ParseError> {
+    if value < low || value > high {
+        Err(syntax(command, "value out of range"))
+    } else {
+        Ok(value)
+    }
+}
+
+/// Reads a command line (id already split off) into a command.
+pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> {
+    let (name, args) =
+        lexer::command_word(line).ok_or_else(|| ParseError::Unknown(String::new()))?;
+    let words = lexer::words(args);
+    let arity = |n: usize| -> Result<(), ParseError> {
+        if words.len() == n {
+            Ok(())
+        } else {
+            Err(syntax(
+                name,
+                format!("expects {n} arguments, got {}", words.len()),
+            ))
+        }
+    };
+    let command = match name {
+        "protocol_version" => lexer::none(name, args).map(|()| Command::ProtocolVersion)?,
+        "name" => lexer::none(name, args).map(|()| Command::Name)?,
+        "version" => lexer::none(name, args).map(|()| Command::Version)?,
+        "known_command" => {
+            arity(1)?;
+            Command::KnownCommand(words[0].to_string())
+        }
+        "list_commands" => lexer::none(name, args).map(|()| Command::ListCommands)?,
+        "quit" => lexer::none(name, args).map(|()| Command::Quit)?,
+        "boardsize" => Command::BoardSize(lexer::single(name, args, "a board size")?),
+        "clear_board" => lexer::none(name, args).map(|()| Command::ClearBoard)?,
+        "komi" => {
+            let komi: f64 = lexer::single(name, args, "a number")?;
+            if !komi.is_finite() {
+                return Err(syntax(name, "komi must be finite"));
+            }
+            Command::Komi
+        }
+        "play" => {
+            arity(2)?;
+            let c = color(name, words[0])?;
+            let mv = G::parse_move_text(words[1]).map_err(|e| syntax(name, e))?;
+            Command::Play(c, mv)
+        }
+        "genmove" | "reg_genmove" => {
+            arity(1)?;
+            let c = color(name, words[0])?;
+            if name == "genmove" {
+                Command::Genmove(c)
+            } else {
+                Command::RegGenmove(c)
+            }
+        }
+        "undo" => lexer::none(name, args).map(|()| Command::Undo)?,
+        "showboard" => lexer::none(name, args).map(|()| Command::ShowBoard)?,
+        "final_score" => lexer::none(name, args).map(|()| Command::FinalScore)?,
+        "time_settings" => {
+            arity(3)?;
+            let time = |text: &str| {
+                lexer::seconds(text).ok_or_else(|| syntax(name, format!("not a time: {text:?}")))
+            };
+            Command::TimeSettings {
+                main: time(words[0])?,
+                byo_yomi: time(words[1])?,
+                stones: words[2]
+                    .parse()
+                    .map_err(|_| syntax(name, "stones must be a whole number"))?,
+            }
+        }
+        "time_left" => {
+            arity(3)?;
+            Command::TimeLeft {
+                color: color(name, words[0])?,
+                left: lexer::seconds(words[1])
+                    .ok_or_else(|| syntax(name, format!("not a time: {:?}", words[1])))?,
+                stones: words[2]
+                    .parse()
+                    .map_err(|_| syntax(name, "stones must be a whole number"))?,
+            }
+        }
+        "list_games" => lexer::none(name, args).map(|()| Command::ListGames)?,
+        "set_game" => {
+            let game = args.trim();
+            if game.is_empty() {
+                return Err(syntax(name, "expects a game name"));
+            }
+            Command::SetGame(game.to_string())
+        }
+        "set_position" => Command::SetPosition(args.trim().to_string()),
+        "position" => lexer::none(name, args).map(|()| Command::Position)?,
+        "perft" => {
+            let depth = lexer::single(name, args, "a depth")?;
+            Command::Perft(in_range(name, depth, 0, MAX_PERFT)?)
+        }
+        "solve" => lexer::none(name, args).map(|()| Command::Solve)?,
+        "eval" => lexer::none(name, args).map(|()| Command::Eval)?,
+        "set_depth" => Command::SetDepth(limit(name, args, MAX_DEPTH)?),
+        "set_nodes" => Command::SetNodes(limit(name, args, u64::MAX)?),
+        "set_movetime" => {
+            Command::SetMovetime(limit::<u64>(name, args, 86_400_000)?.map(Duration::from_millis))
+        }
+        "set_eval" => {
+            arity(1)?;
+            Command::SetEval(words[0].to_string())
+        }
+        "hash" => Command::Hash(in_range(
+            name,
+            lexer::single(name, args, "megabytes")?,
+            1,
+            MAX_HASH_MB,
+        )?),
+        "threads" => Command::Threads(in_range(
+            name,
+            lexer::single(name, args, "a thread count")?,
+            1,
+            MAX_THREADS,
+        )?),
+        "seed" => Command::Seed(if args.trim().eq_ignore_ascii_case("none") {
+            None
+        } else {
+            Some(lexer::single(name, args, "a number or none")?)
+        }),
+        _ => return Err(ParseError::Unknown(name.to_string())),
+    };
+    Ok(command)
+}
+
+/// The clock as GTP set it.
+#[derive(Clone, Copy, Debug, Default)]
+struct TimeState {
+    main: Duration,
+    byo_yomi: Duration,
+    stones: u32,
+    settings_given: bool,
+    /// `time_left` per colour (Black, White): seconds and stones.
+    left: [Option<(Duration, u32)>; 2],
+}
+
+/// Kept back from every time budget, for the process and the pipe.
+const SAFETY: Duration = Duration::from_millis(50);
+
+impl TimeState {
+    /// A per-move budget or a clock for `color`.
+    fn budget(&self, color: Color) -> (Option<Duration>, Option<Clock>) {
+        let per_move = |total: Duration, stones: u32| {
+            let share = total / stones.max(1);
+            Some(
+                share
+                    .mul_f64(0.9)
+                    .saturating_sub(SAFETY)
+                    .max(Duration::from_millis(5)),
+            )
+        };
+        let clock = |remaining: Duration| {
+            Some(Clock {
+                remaining: remaining.saturating_sub(SAFETY),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            })
+        };
+        let index = match color {
+            Color::Black => 0,
+            Color::White => 1,
+        };
+        if let Some((left, stones)) = self.left[index] {
+            return if stones > 0 {
+                (per_move(left, stones), None)
+            } else if !left.is_zero() {
+                (None, clock(left))
+            } else if !self.byo_yomi.is_zero() {
+                (per_move(self.byo_yomi, self.stones), None)
+            } else {
+                (Some(Duration::from_millis(5)), None)
+            };
+        }
+        if !self.settings_given {
+            return (None, None);
+        }
+        if !self.main.is_zero() {
+            (None, clock(self.main))
+        } else if !self.byo_yomi.is_zero() {
+            // `0 N 0`: N seconds per move (the spec reads it as no limit; a time per move
+            // keeps both readings safe).
+            (per_move(self.byo_yomi, self.stones), None)
+        } else {
+            (None, None)
+        }
+    }
+}
+
+/// What a running job will answer.
+#[derive(Clone, Debug)]
+enum Waiting {
+    Move {
+        id: Option<String>,
+        play: bool,
+        /// Moves to take back after a `reg_genmove` (an implicit pass it made).
+        undo: usize,
+    },
+    Solve {
+        id: Option<String>,
+    },
+    Perft {
+        id: Option<String>,
+    },
+}
+
+/// A GTP session over game `G`.
+pub struct Gtp<G: EngineGame> {
+    engine: Engine<G>,
+    out: Output,
+    pending: VecDeque<Result<String, InputError>>,
+    waiting: Option<Waiting>,
+    /// `quit` or end of input seen: searches stop at once.
+    quitting: bool,
+    time: TimeState,
+}
+
+impl<G: EngineGame> Gtp<G> {
+    pub fn new(
+        settings: Settings,
+        wake: Arc<dyn Fn() + Send + Sync>,
+        out: Output,
+    ) -> Result<Gtp<G>, String> {
+        Ok(Gtp {
+            engine: Engine::new(settings, wake)?,
+            out,
+            pending: VecDeque::new(),
+            waiting: None,
+            quitting: false,
+            time: TimeState::default(),
+        })
+    }
+
+    fn reply(&mut self, id: &Option<String>, result: Result<String, String>) {
+        let (mark, text) = match result {
+            Ok(text) => ('=', text),
+            Err(text) => ('?', text),
+        };
+        // No empty line inside a reply: it would end the reply early. (The first line may
+        // be empty: a drawing starts on the line after `= `.)
+        let text: Vec<&str> = text
+            .split('\n')
+            .enumerate()
+            .filter(|(i, l)| *i == 0 || !l.trim().is_empty())
+            .map(|(_, l)| l)
+            .collect();
+        let id = id.as_deref().unwrap_or("");
+        self.out
+            .write(&format!("{mark}{id} {}\n\n", text.join("\n")));
+    }
+
+    /// Handles one line while no job is running.
+    fn handle(&mut self, line: Result<String, InputError>) -> Flow {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => {
+                log::warn!("input: {error}");
+                self.reply(&None, Err(format!("invalid input: {error}")));
+                return Flow::Continue;
+            }
+        };
+        let line = preprocess(&line);
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        let (id, rest) = split_id(&line);
+        let command = match parse::<G>(rest) {
+            Ok(command) => command,
+            Err(ParseError::Unknown(name)) => {
+                log::info!("unknown command {name:?}");
+                self.reply(&id, Err("unknown command".into()));
+                return Flow::Continue;
+            }
+            Err(error @ ParseError::Syntax { .. }) => {
+                log::info!("{error}");
+                self.reply(&id, Err("syntax error".into()));
+                return Flow::Continue;
+            }
+        };
+        self.execute(id, command)
+    }
+
+    fn execute(&mut self, id: Option<String>, command: Command<G::Move>) -> Flow {
+        let ok = |text: &str| Ok(text.to_string());
+        let result: Result<String, String> = match command {
+            Command::ProtocolVersion => ok("2"),
+            Command::Name => ok("iago"),
+            Command::Version => ok(env!("CARGO_PKG_VERSION")),
+            Command::KnownCommand(name) => ok(if COMMANDS.contains(&name.as_str()) {
+                "true"
+            } else {
+                "false"
+            }),
+            Command::ListCommands => Ok(COMMANDS.join("\n")),
+            Command::Quit => {
+                self.reply(&id, ok(""));
+                return Flow::Exit;
+            }
+            Command::BoardSize(size) => {
+                if size == G::BOARD_SIZE {
+                    ok("")
+                } else {
+                    Err("unacceptable size".into())
+                }
+            }
+            Command::ClearBoard => {
+                self.engine.new_game(G::start());
+                ok("")
+            }
+            Command::Komi => ok(""),
+            Command::Play(color, mv) => self.play(color, mv).map(|()| String::new()),
+            Command::Genmove(color) => return self.genmove(id, color, true),
+            Command::RegGenmove(color) => return self.genmove(id, color, false),
+            Command::Undo => self
+                .engine
+                .undo()
+                .map(|()| String::new())
+                .map_err(|_| "cannot undo".to_string()),
+            Command::ShowBoard => Ok(format!("\n{}", self.engine.position().board_text())),
+            Command::FinalScore => {
+                let pos = self.engine.position();
+                if pos.is_game_over() {
+                    Ok(pos.score_text())
+                } else {
+                    Err("cannot score".into())
+                }
+            }
+            Command::TimeSettings {
+                main,
+                byo_yomi,
+                stones,
+            } => {
+                self.time = TimeState {
+                    main,
+                    byo_yomi,
+                    stones,
+                    settings_given: true,
+                    left: [None, None],
+                };
+                ok("")
+            }
+            Command::TimeLeft {
+                color,
+                left,
+                stones,
+            } => {
+                let index = usize::from(color == Color::White);
+                self.time.left[index] = Some((left, stones));
+                ok("")
+            }
+            Command::ListGames => Ok(GAMES
+                .iter()
+                .map(|(_, name)| *name)
+                .collect::<Vec<_>>()
+                .join("\n")),
+            Command::SetGame(name) => match find_game(&name) {
+                Some(game) if game == G::ID => {
+                    self.engine.new_game(G::start());
+                    ok("")
+                }
+                Some(game) => {
+                    self.reply(&id, ok(""));
+                    return Flow::SwitchGame(game);
+                }
+                None => Err(format!("unknown game {:?}", lexer::shorten(&name))),
+            },
+            Command::SetPosition(text) => match G::parse_position(&text) {
+                Ok(pos) => {
+                    self.engine.new_game(pos);
+                    ok("")
+                }
+                Err(error) => Err(error),
+            },
+            Command::Position => Ok(self.engine.position().format_position()),
+            Command::Perft(depth) => {
+                self.waiting = Some(Waiting::Perft { id });
+                self.start(Job::Perft { depth });
+                return Flow::Continue;
+            }
+            Command::Solve => {
+                self.waiting = Some(Waiting::Solve { id });
+                let limits = self.engine.solve_limits();
+                self.start(Job::Solve { limits });
+                return Flow::Continue;
+            }
+            Command::Eval => Ok(G::score_to_text(self.engine.evaluate())),
+            Command::SetDepth(depth) => {
+                self.engine.set_depth(depth);
+                ok("")
+            }
+            Command::SetNodes(nodes) => {
+                self.engine.set_nodes(nodes);
+                ok("")
+            }
+            Command::SetMovetime(movetime) => {
+                self.engine.set_movetime(movetime);
+                ok("")
+            }
+            Command::SetEval(name) => self
+                .engine
+                .set_evaluator(&name)
+                .map(|()| String::new())
+                .map_err(|e| e.to_string()),
+            Command::Hash(mb) => {
+                self.engine.set_hash_mb(mb);
+                ok("")
+            }
+            Command::Threads(threads) => {
+                self.engine.set_threads(threads);
+                ok("")
+            }
+            Command::Seed(seed) => {
+                self.engine.set_seed(seed);
+                ok("")
+            }
+        };
+        self.reply(&id, result);
+        Flow::Continue
+    }
+
+    /// `play`: a move by the side to move, or by the other side when the side to move has
+    /// to pass (an implicit pass).
+    fn play(&mut self, color: Color, mv: G::Move) -> Result<(), String> {
+        let illegal = || "illegal move".to_string();
+        let pos = self.engine.position();
+        if pos.is_game_over() {
+            return if Some(mv) == pos.forced_pass() || self.is_pass_text(mv) {
+                Ok(())
+            } else {
+                Err(illegal())
+            };
+        }
+        if color == pos.side_to_move() {
+            return self.engine.play(mv, None).map_err(|_| illegal());
+        }
+        let pass = pos.forced_pass().ok_or_else(illegal)?;
+        let after = pos.play(pass);
+        if !after.legal_moves().as_ref().contains(&mv) {
+            return Err(illegal());
+        }
+        self.engine.play(pass, None).map_err(|_| illegal())?;
+        self.engine.play(mv, None).map_err(|_| illegal())
+    }
+
+    /// True for the move that reads as a pass.
+    fn is_pass_text(&self, mv: G::Move) -> bool {
+        G::parse_move_text("pass").ok() == Some(mv)
+    }
+
+    fn genmove(&mut self, id: Option<String>, color: Color, play: bool) -> Flow {
+        let pos = self.engine.position();
+        if pos.is_game_over() {
+            self.reply(&id, Ok("pass".into()));
+            return Flow::Continue;
+        }
+        let mut undo = 0;
+        if color != pos.side_to_move() {
+            match pos.forced_pass() {
+                Some(pass) => {
+                    let _ = self.engine.play(pass, None);
+                    undo += 1;
+                }
+                None => {
+                    self.reply(&id, Err("illegal move".into()));
+                    return Flow::Continue;
+                }
+            }
+        }
+        let pos = self.engine.position();
+        if let Some(pass) = pos.forced_pass() {
+            if play {
+                let _ = self.engine.play(pass, None);
+            }
+            for _ in 0..undo {
+                let _ = self.engine.undo();
+            }
+            self.reply(&id, Ok(pos.format_move(pass)));
+            return Flow::Continue;
+        }
+        let (movetime, clock) = self.time.budget(color);
+        let limits = self.engine.limits_with(movetime, clock);
+        self.waiting = Some(Waiting::Move {
+            id,
+            play,
+            undo: if play { 0 } else { undo },
+        });
+        self.start(Job::Go { limits });
+        Flow::Continue
+    }
+
+    /// Starts a job; while quitting, it is cut short and answered at once.
+    fn start(&mut self, job: Job) {
+        self.engine.start(job);
+        if self.quitting {
+            self.engine.hurry();
+            let outcome = self.engine.wait();
+            self.complete(outcome);
+        }
+    }
+
+    /// Answers the job that finished with `outcome`.
+    fn complete(&mut self, outcome: Option<Outcome<G::Move>>) {
+        let Some(waiting) = self.waiting.take() else {
+            return;
+        };
+        let pos = self.engine.position();
+        match (waiting, outcome) {
+            (Waiting::Move { id, play, undo }, Some(Outcome::Move(choice))) => {
+                let text = match choice.mv {
+                    Some(mv) => {
+                        let text = pos.format_move(mv);
+                        if play && let Err(error) = self.engine.play(mv, None) {
+                            log::error!("the search chose {error}");
+                        }
+                        text
+                    }
+                    None => "pass".into(),
+                };
+                for _ in 0..undo {
+                    let _ = self.engine.undo();
+                }
+                log::info!(
+                    "{text}: score {} depth {} nodes {} in {:?}{}",
+                    G::score_to_text(choice.score),
+                    choice.depth,
+                    choice.nodes,
+                    choice.elapsed,
+                    if choice.from_book { " (book)" } else { "" }
+                );
+                self.reply(&id, Ok(text));
+            }
+            (Waiting::Solve { id }, Some(Outcome::Move(choice))) => {
+                let mv = choice
+                    .mv
+                    .map_or_else(|| "pass".to_string(), |mv| pos.format_move(mv));
+                let how = match choice.confidence {
+                    Confidence::Exact => "exact".to_string(),
+                    Confidence::WinLossDraw => "wld".to_string(),
+                    Confidence::Probable(p) => format!("{p}%"),
+                    Confidence::Heuristic => format!("depth {}", choice.depth),
+                };
+                self.reply(
+                    &id,
+                    Ok(format!("{mv} {} {how}", G::score_to_text(choice.score))),
+                );
+            }
+            (Waiting::Perft { id }, Some(Outcome::Perft { leaves, elapsed })) => {
+                let result = match leaves {
+                    Some(leaves) => {
+                        log::info!("perft: {leaves} leaves in {elapsed:?}");
+                        Ok(leaves.to_string())
+                    }
+                    None => Err("perft stopped".into()),
+                };
+                self.reply(&id, result);
+            }
+            (Waiting::Move { id, .. } | Waiting::Solve { id } | Waiting::Perft { id }, _) => {
+                self.reply(&id, Err("internal error: the search failed".into()));
+            }
+        }
+    }
+
+    /// Runs queued lines until one starts a job (or asks to exit).
+    fn drain(&mut self) -> Flow {
+        while self.waiting.is_none() {
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            let flow = self.handle(line);
+            if flow != Flow::Continue {
+                return flow;
+            }
+        }
+        Flow::Continue
+    }
+
+    fn is_quit(line: &Result<String, InputError>) -> bool {
+        let Ok(line) = line else {
+            return false;
+        };
+        let line = preprocess(line);
+        let (_, rest) = split_id(&line);
+        rest.trim() == "quit"
+    }
+}
+
+impl<G: EngineGame> Session for Gtp<G> {
+    fn line(&mut self, line: Result<String, InputError>) -> Flow {
+        if self.waiting.is_none() {
+            return self.handle(line);
+        }
+        if Self::is_quit(&line) {
+            self.quitting = true;
+            self.engine.hurry();
+        }
+        self.pending.push_back(line);
+        if self.pending.len() > super::QUEUE {
+            // Too much queued: finish the job before reading more.
+            let outcome = self.engine.wait();
+            self.complete(outcome);
+            return self.drain();
+        }
+        Flow::Continue
+    }
+
+    fn wake(&mut self) -> Flow {
+        let _ = self.engine.take_progress();
+        if self.waiting.is_some()
+            && let Some(outcome) = self.engine.poll()
+        {
+            self.complete(Some(outcome));
+            return self.drain();
+        }
+        Flow::Continue
+    }
+
+    fn end(&mut self) {
+        self.quitting = true;
+        if self.waiting.is_some() {
+            self.engine.hurry();
+            let outcome = self.engine.wait();
+            self.complete(outcome);
+        }
+        let _ = self.drain();
+    }
+
+    fn busy(&self) -> bool {
+        self.waiting.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::Position;
+
+    #[test]
+    fn preprocessing_and_ids() {
+        assert_eq!(preprocess("1 play\tb d3 # comment\r"), "1 play b d3 ");
+        assert_eq!(split_id("12 name"), (Some("12".into()), " name"));
+        assert_eq!(split_id("name"), (None, "name"));
+    }
+
+    #[test]
+    fn unknown_and_syntax_errors_differ() {
+        assert!(matches!(
+            parse::<Position>("frobnicate"),
+            Err(ParseError::Unknown(_))
+        ));
+        assert!(matches!(
+            parse::<Position>("play x d3"),
+            Err(ParseError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse::<Position>("play b z9"),
+            Err(ParseError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse::<Position>("boardsize"),
+            Err(ParseError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse::<Position>("set_depth 99"),
+            Err(ParseError::Syntax { .. })
+        ));
+        assert_eq!(
+            parse::<Position>("play BLACK D3"),
+            Ok(Command::Play(Color::Black, "d3".parse().unwrap()))
+        );
+        assert_eq!(
+            parse::<Position>("set_depth none"),
+            Ok(Command::SetDepth(None))
+        );
+    }
+}

@@ -1,0 +1,261 @@
+//! Reading command lines: the input thread (bounded lines, checked UTF-8) and the nom
+//! token parsers both protocols build their command grammars from.
+
+use std::fmt;
+use std::io::{BufRead, BufReader, Read};
+use std::str::FromStr;
+use std::sync::mpsc::SyncSender;
+
+use nom::IResult;
+use nom::Parser;
+use nom::bytes::complete::take_till1;
+use nom::character::complete::{space0, space1};
+use nom::combinator::{all_consuming, map_res, rest};
+use nom::sequence::preceded;
+
+use super::Event;
+
+/// Longest accepted line in bytes; a game record of 60 moves with evals and times is
+/// about 3 KB, so this leaves ample room while bounding memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// A line that could not be read as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// Longer than [`MAX_LINE`] bytes (the whole line is dropped).
+    TooLong(usize),
+    InvalidUtf8,
+    /// A NUL byte: never part of a command.
+    Nul,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::TooLong(bytes) => {
+                write!(f, "line too long ({bytes} bytes, at most {MAX_LINE})")
+            }
+            InputError::InvalidUtf8 => f.write_str("line is not valid UTF-8"),
+            InputError::Nul => f.write_str("line contains a NUL byte"),
+        }
+    }
+}
+
+/// Reads `input` line by line on the calling thread, sending each line (or why it could
+/// not be read) and finally [`Event::End`]. Stops when the receiver is gone.
+pub fn read_lines(input: impl Read, events: SyncSender<Event>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, input);
+    let mut line: Vec<u8> = Vec::new();
+    let mut dropped = 0usize;
+    loop {
+        let (done, used) = match reader.fill_buf() {
+            Ok([]) => (true, 0),
+            Ok(buffer) => match buffer.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    take(&mut line, &mut dropped, &buffer[..end]);
+                    let item = finish_line(&mut line, &mut dropped);
+                    if events.send(Event::Line(item)).is_err() {
+                        return;
+                    }
+                    (false, end + 1)
+                }
+                None => {
+                    take(&mut line, &mut dropped, buffer);
+                    (false, buffer.len())
+                }
+            },
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => (false, 0),
+            Err(error) => {
+                log::warn!("reading input: {error}");
+                (true, 0)
+            }
+        };
+        reader.consume(used);
+        if done {
+            if !line.is_empty() || dropped > 0 {
+                let item = finish_line(&mut line, &mut dropped);
+                let _ = events.send(Event::Line(item));
+            }
+            let _ = events.send(Event::End);
+            return;
+        }
+    }
+}
+
+/// Appends `bytes` to the line, or counts them once the line is over the limit.
+fn take(line: &mut Vec<u8>, dropped: &mut usize, bytes: &[u8]) {
+    if *dropped == 0 && line.len() + bytes.len() <= MAX_LINE {
+        line.extend_from_slice(bytes);
+    } else {
+        *dropped += line.len() + bytes.len();
+        line.clear();
+    }
+}
+
+fn finish_line(line: &mut Vec<u8>, dropped: &mut usize) -> Result<String, InputError> {
+    let bytes = std::mem::take(line);
+    let too_long = std::mem::take(dropped);
+    if too_long > 0 {
+        return Err(InputError::TooLong(too_long));
+    }
+    if bytes.contains(&0) {
+        return Err(InputError::Nul);
+    }
+    let mut text = String::from_utf8(bytes).map_err(|_| InputError::InvalidUtf8)?;
+    if text.ends_with('\r') {
+        text.pop();
+    }
+    Ok(text)
+}
+
+/// Why a command line was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// The command name is not known.
+    Unknown(String),
+    /// A known command with bad arguments.
+    Syntax { command: String, message: String },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown(name) => write!(f, "unknown command {:?}", shorten(name)),
+            ParseError::Syntax { command, message } => write!(f, "{command}: {message}"),
+        }
+    }
+}
+
+/// A syntax error of `command`.
+pub fn syntax(command: &str, message: impl Into<String>) -> ParseError {
+    ParseError::Syntax {
+        command: command.to_string(),
+        message: message.into(),
+    }
+}
+
+/// One whitespace-separated word.
+pub fn word(input: &str) -> IResult<&str, &str> {
+    preceded(space0, take_till1(|c: char| c.is_whitespace())).parse(input)
+}
+
+/// The rest of the line after the separating spaces (may be empty).
+pub fn rest_of_line(input: &str) -> IResult<&str, &str> {
+    preceded(space0, rest).parse(input)
+}
+
+/// Splits a line into its first word and the rest.
+pub fn command_word(line: &str) -> Option<(&str, &str)> {
+    match word(line) {
+        Ok((rest, name)) => Some((name, rest)),
+        Err(_) => None,
+    }
+}
+
+/// A word read with `FromStr`.
+pub fn value<T: FromStr>(input: &str) -> IResult<&str, T> {
+    map_res(word, str::parse::<T>).parse(input)
+}
+
+/// Exactly one value of type `T` and nothing else.
+pub fn single<T: FromStr>(command: &str, args: &str, what: &str) -> Result<T, ParseError> {
+    all_consuming(preceded(space0, (value::<T>, space0)))
+        .parse(args)
+        .map(|(_, (v, _))| v)
+        .map_err(|_| {
+            syntax(
+                command,
+                format!("expected {what}, got {:?}", shorten(args.trim())),
+            )
+        })
+}
+
+/// No arguments at all.
+pub fn none(command: &str, args: &str) -> Result<(), ParseError> {
+    if args.trim().is_empty() {
+        Ok(())
+    } else {
+        Err(syntax(
+            command,
+            format!("takes no arguments, got {:?}", shorten(args.trim())),
+        ))
+    }
+}
+
+/// All the words of `args`.
+pub fn words(args: &str) -> Vec<&str> {
+    nom::multi::many0(word)
+        .parse(args)
+        .map(|(_, words)| words)
+        .unwrap_or_default()
+}
+
+/// A duration in seconds (non-negative, plain decimal, below a year).
+pub fn seconds(text: &str) -> Option<std::time::Duration> {
+    let plain = !text.is_empty()
+        && text.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && text.chars().filter(|&c| c == '.').count() <= 1
+        && text.chars().any(|c| c.is_ascii_digit());
+    let value: f64 = text.parse().ok().filter(|_| plain)?;
+    (value < 3.2e7).then(|| std::time::Duration::from_secs_f64(value))
+}
+
+/// Separator words: at least one space or tab.
+pub fn separator(input: &str) -> IResult<&str, &str> {
+    space1(input)
+}
+
+/// `text` cut for an error message.
+pub fn shorten(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.chars().count() <= LIMIT {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(LIMIT).collect();
+        format!("{cut}...")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::sync_channel;
+
+    fn lines_of(bytes: &[u8]) -> Vec<Event> {
+        let (tx, rx) = sync_channel(1024);
+        read_lines(bytes, tx);
+        rx.into_iter().collect()
+    }
+
+    #[test]
+    fn lines_errors_and_end() {
+        let mut input = b"ping 1\r\nbad \xff\nnul\0\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        input.extend(b"\nlast");
+        let events = lines_of(&input);
+        assert_eq!(
+            events,
+            vec![
+                Event::Line(Ok("ping 1".into())),
+                Event::Line(Err(InputError::InvalidUtf8)),
+                Event::Line(Err(InputError::Nul)),
+                Event::Line(Err(InputError::TooLong(MAX_LINE + 10))),
+                Event::Line(Ok("last".into())),
+                Event::End,
+            ]
+        );
+    }
+
+    #[test]
+    fn tokens() {
+        assert_eq!(command_word("  go  now"), Some(("go", "  now")));
+        assert_eq!(command_word("   "), None);
+        assert_eq!(single::<u32>("hint", " 4 ", "a number"), Ok(4));
+        assert!(single::<u32>("hint", " 4 5", "a number").is_err());
+        assert!(single::<u32>("hint", "", "a number").is_err());
+        assert_eq!(words(" a  b\tc "), vec!["a", "b", "c"]);
+        assert_eq!(seconds("1.5"), Some(std::time::Duration::from_millis(1500)));
+        assert_eq!(seconds("1e3"), None);
+        assert_eq!(seconds("-1"), None);
+    }
+}

@@ -1,0 +1,252 @@
+//! The text protocols on stdin/stdout: NBoard 2 and GTP 2.
+//!
+//! One thread reads input lines ([`lexer::read_lines`]); the main thread turns each into a
+//! typed command, drives the [`Engine`](crate::engine::Engine) (whose jobs run on a third
+//! thread) and is the only writer of stdout. Because the main thread never searches, it
+//! sees `ping`, `quit` or end of input at once and stops a search in flight.
+
+pub mod gtp;
+pub mod lexer;
+pub mod nboard;
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::Duration;
+
+use crate::engine::{EngineGame, Settings};
+use crate::othello::Position;
+use lexer::InputError;
+
+/// Which protocol to speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    NBoard,
+    Gtp,
+}
+
+impl Protocol {
+    pub fn from_name(name: &str) -> Result<Protocol, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "nboard" => Ok(Protocol::NBoard),
+            "gtp" => Ok(Protocol::Gtp),
+            _ => Err(format!("unknown protocol {name:?} (nboard or gtp)")),
+        }
+    }
+}
+
+/// What reaches the main thread.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Event {
+    /// One input line, without its end of line.
+    Line(Result<String, InputError>),
+    /// End of input.
+    End,
+    /// The job thread has progress or has finished.
+    Wake,
+}
+
+/// What a session asks of the main loop after an event.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Exit,
+    /// Go on with another game (GTP `set_game`), named by its [`EngineGame::ID`].
+    SwitchGame(&'static str),
+}
+
+/// A protocol session over one game.
+pub trait Session {
+    fn line(&mut self, line: Result<String, InputError>) -> Flow;
+    /// The job thread has news.
+    fn wake(&mut self) -> Flow;
+    /// End of input: finish what must be finished.
+    fn end(&mut self);
+    fn busy(&self) -> bool;
+}
+
+/// The games the engine plays: `(EngineGame::ID, EngineGame::GTP_NAME)`.
+pub const GAMES: &[(&str, &str)] = &[(Position::ID, Position::GTP_NAME)];
+
+/// The ID of the game called `name` (either its ID or its GTP name, any case).
+pub fn find_game(name: &str) -> Option<&'static str> {
+    GAMES
+        .iter()
+        .find(|(id, gtp)| id.eq_ignore_ascii_case(name) || gtp.eq_ignore_ascii_case(name))
+        .map(|(id, _)| *id)
+}
+
+/// Pending input lines: beyond this many, the reader waits (memory stays bounded).
+const QUEUE: usize = 256;
+
+/// Runs the engine on stdin/stdout until end of input or `quit`.
+pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result<(), String> {
+    let mut game = find_game(game).ok_or_else(|| {
+        let names: Vec<&str> = GAMES.iter().map(|(id, _)| *id).collect();
+        format!("unknown game {game:?} (one of: {})", names.join(", "))
+    })?;
+    // Refuse bad settings before reading any input.
+    check_settings(game, &settings)?;
+    let (sender, events) = sync_channel(QUEUE);
+    let reader = sender.clone();
+    std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || lexer::read_lines(std::io::stdin(), reader))
+        .map_err(|e| format!("cannot start the input thread: {e}"))?;
+    let mut first = None;
+    let protocol = match protocol {
+        Some(protocol) => protocol,
+        None => match first_line(&events) {
+            Some(line) => {
+                let chosen = match line.as_ref().map(|l| lexer::command_word(l)) {
+                    Ok(Some(("nboard", _))) => Protocol::NBoard,
+                    _ => Protocol::Gtp,
+                };
+                first = Some(line);
+                chosen
+            }
+            None => return Ok(()),
+        },
+    };
+    log::info!("speaking {protocol:?}");
+    loop {
+        let flow = run_game(game, protocol, &settings, first.take(), &sender, &events)?;
+        match flow {
+            Flow::SwitchGame(next) => game = next,
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// The first line that is not blank (GTP ignores blank lines; so does the choice).
+fn first_line(events: &Receiver<Event>) -> Option<Result<String, InputError>> {
+    loop {
+        match events.recv() {
+            Ok(Event::Line(Ok(line))) if line.trim().is_empty() => continue,
+            Ok(Event::Line(line)) => return Some(line),
+            Ok(Event::Wake) => continue,
+            Ok(Event::End) | Err(_) => return None,
+        }
+    }
+}
+
+/// Dispatches on the game; a new game adds one line here.
+fn run_game(
+    game: &str,
+    protocol: Protocol,
+    settings: &Settings,
+    first: Option<Result<String, InputError>>,
+    sender: &SyncSender<Event>,
+    events: &Receiver<Event>,
+) -> Result<Flow, String> {
+    match game {
+        Position::ID => run_session::<Position>(protocol, settings, first, sender, events),
+        _ => Err(format!("game {game:?} has no engine")),
+    }
+}
+
+/// Checks that `settings` make sense for `game` (an evaluator name, for instance).
+fn check_settings(game: &str, settings: &Settings) -> Result<(), String> {
+    match game {
+        Position::ID => check::<Position>(settings),
+        _ => Ok(()),
+    }
+}
+
+fn check<G: EngineGame>(settings: &Settings) -> Result<(), String> {
+    match &settings.eval {
+        Some(name) => G::evaluator(name).map(|_| ()),
+        None => Ok(()),
+    }
+}
+
+fn run_session<G: EngineGame>(
+    protocol: Protocol,
+    settings: &Settings,
+    first: Option<Result<String, InputError>>,
+    sender: &SyncSender<Event>,
+    events: &Receiver<Event>,
+) -> Result<Flow, String> {
+    let waker = sender.clone();
+    // A full queue holds input lines, so the main loop wakes anyway: dropping is fine.
+    let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+        let _ = waker.try_send(Event::Wake);
+    });
+    let out = Output::new(Box::new(std::io::stdout()));
+    match protocol {
+        Protocol::NBoard => {
+            let mut session = nboard::NBoard::<G>::new(settings.clone(), wake, out)?;
+            Ok(event_loop(&mut session, first, events))
+        }
+        Protocol::Gtp => {
+            let mut session = gtp::Gtp::<G>::new(settings.clone(), wake, out)?;
+            Ok(event_loop(&mut session, first, events))
+        }
+    }
+}
+
+/// Feeds events to `session` until it exits or switches game.
+pub fn event_loop(
+    session: &mut dyn Session,
+    first: Option<Result<String, InputError>>,
+    events: &Receiver<Event>,
+) -> Flow {
+    if let Some(line) = first {
+        let flow = session.line(line);
+        if flow != Flow::Continue {
+            return flow;
+        }
+    }
+    loop {
+        let event = if session.busy() {
+            // The job thread's wake-up may be dropped when the queue is full: look again
+            // now and then.
+            match events.recv_timeout(Duration::from_millis(50)) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => Event::Wake,
+                Err(RecvTimeoutError::Disconnected) => Event::End,
+            }
+        } else {
+            events.recv().unwrap_or(Event::End)
+        };
+        let flow = match event {
+            Event::Line(line) => session.line(line),
+            Event::Wake => session.wake(),
+            Event::End => {
+                session.end();
+                return Flow::Exit;
+            }
+        };
+        if flow != Flow::Continue {
+            return flow;
+        }
+    }
+}
+
+/// The one writer of stdout: whole replies, flushed at once.
+pub struct Output {
+    sink: Box<dyn Write + Send>,
+}
+
+impl Output {
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output { sink }
+    }
+
+    /// Writes `text` as is and flushes. A closed stdout is logged once per write, never
+    /// fatal: end of input ends the engine.
+    pub fn write(&mut self, text: &str) {
+        if let Err(error) = self
+            .sink
+            .write_all(text.as_bytes())
+            .and_then(|()| self.sink.flush())
+        {
+            log::debug!("writing output: {error}");
+        }
+    }
+
+    /// Writes one line.
+    pub fn line(&mut self, text: &str) {
+        self.write(&format!("{text}\n"));
+    }
+}

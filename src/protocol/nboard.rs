@@ -1,0 +1,508 @@
+//! NBoard 2, as the NBoard GUI speaks it (`shared/reference/nboard.md` in the project's
+//! notes; protocol.md for users).
+//!
+//! Every request is answered from the game state at the time it arrived; a `ping` stops
+//! whatever runs and drops its results, so nothing older than a `pong` follows it. Lines
+//! that cannot be read are logged to stderr and otherwise ignored, as the GUI expects.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::lexer::{self, InputError, ParseError, syntax};
+use super::{Flow, Output, Session};
+use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress, Settings};
+use crate::search::Confidence;
+
+const MAX_DEPTH: u32 = 64;
+const MAX_PERFT: u32 = 20;
+const MAX_HINTS: usize = 64;
+const MAX_HASH_MB: usize = 4096;
+const MAX_THREADS: usize = 1024;
+
+/// One parsed command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command<M> {
+    NBoard(u32),
+    SetDepth(u32),
+    /// A GGF game record, read by the game.
+    SetGame(String),
+    SetContempt(i32),
+    SetPosition(String),
+    SetNodes(Option<u64>),
+    SetMovetime(Option<Duration>),
+    SetHash(usize),
+    SetThreads(usize),
+    SetSeed(Option<u64>),
+    SetEval(String),
+    Move {
+        mv: M,
+        seconds: Option<f64>,
+    },
+    Go,
+    Hint(usize),
+    Ping(u64),
+    Learn,
+    Analyze,
+    Quit,
+    Perft(u32),
+    Solve,
+    Eval,
+    ShowBoard,
+    Position,
+}
+
+fn ranged<T: std::str::FromStr + PartialOrd>(
+    command: &str,
+    args: &str,
+    low: T,
+    high: T,
+) -> Result<T, ParseError> {
+    let value: T = lexer::single(command, args, "a number")?;
+    if value < low || value > high {
+        return Err(syntax(command, "value out of range"));
+    }
+    Ok(value)
+}
+
+/// An optional limit: a positive number, or `0`/`none` for none.
+fn optional<T: std::str::FromStr + PartialEq + Default>(
+    command: &str,
+    args: &str,
+) -> Result<Option<T>, ParseError> {
+    if args.trim().eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    let value: T = lexer::single(command, args, "a number or none")?;
+    Ok((value != T::default()).then_some(value))
+}
+
+/// `mv[/eval[/seconds]]`.
+fn move_argument<G: EngineGame>(args: &str) -> Result<Command<G::Move>, ParseError> {
+    let words = lexer::words(args);
+    let [text] = words[..] else {
+        return Err(syntax("move", "expects one move"));
+    };
+    let mut parts = text.split('/');
+    let mv = G::parse_move_text(parts.next().unwrap_or("")).map_err(|e| syntax("move", e))?;
+    let _eval = parts.next();
+    let seconds = match parts.next() {
+        None | Some("") => None,
+        Some(time) => Some(
+            lexer::seconds(time)
+                .ok_or_else(|| syntax("move", format!("not a time: {:?}", lexer::shorten(time))))?
+                .as_secs_f64(),
+        ),
+    };
+    if parts.next().is_some() {
+        return Err(syntax("move", "too many fields"));
+    }
+    Ok(Command::Move { mv, seconds })
+}
+
+/// Reads one command line.
+pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> {
+    let (name, args) =
+        lexer::command_word(line).ok_or_else(|| ParseError::Unknown(String::new()))?;
+    let none = |command| lexer::none(name, args).map(|()| command);
+    match name {
+        "nboard" => Ok(Command::NBoard(lexer::single(name, args, "a version")?)),
+        "set" => {
+            let (variable, value) = lexer::command_word(args)
+                .ok_or_else(|| syntax(name, "expects a variable and a value"))?;
+            let command = format!("set {variable}");
+            let command = command.as_str();
+            match variable {
+                "depth" => Ok(Command::SetDepth(ranged(command, value, 1, MAX_DEPTH)?)),
+                "game" => Ok(Command::SetGame(value.trim().to_string())),
+                "contempt" => Ok(Command::SetContempt(ranged(command, value, -6400, 6400)?)),
+                "position" => Ok(Command::SetPosition(value.trim().to_string())),
+                "nodes" => Ok(Command::SetNodes(optional(command, value)?)),
+                "movetime" => Ok(Command::SetMovetime(
+                    optional::<u64>(command, value)?.map(Duration::from_millis),
+                )),
+                "hash" => Ok(Command::SetHash(ranged(command, value, 1, MAX_HASH_MB)?)),
+                "threads" => Ok(Command::SetThreads(ranged(command, value, 1, MAX_THREADS)?)),
+                "seed" => Ok(Command::SetSeed(
+                    if value.trim().eq_ignore_ascii_case("none") {
+                        None
+                    } else {
+                        Some(lexer::single(command, value, "a number or none")?)
+                    },
+                )),
+                "eval" => Ok(Command::SetEval(lexer::single(command, value, "a name")?)),
+                _ => Err(syntax(
+                    name,
+                    format!("unknown variable {:?}", lexer::shorten(variable)),
+                )),
+            }
+        }
+        "move" => move_argument::<G>(args),
+        "go" => none(Command::Go),
+        "hint" => Ok(Command::Hint(
+            ranged(name, args, 1, usize::MAX)?.min(MAX_HINTS),
+        )),
+        "ping" => Ok(Command::Ping(lexer::single(name, args, "a number")?)),
+        "learn" => none(Command::Learn),
+        "analyze" => none(Command::Analyze),
+        "quit" => none(Command::Quit),
+        "perft" => Ok(Command::Perft(ranged(name, args, 0, MAX_PERFT)?)),
+        "solve" => none(Command::Solve),
+        "eval" => none(Command::Eval),
+        "showboard" => none(Command::ShowBoard),
+        "position" => none(Command::Position),
+        _ => Err(ParseError::Unknown(name.to_string())),
+    }
+}
+
+/// What the running job answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Request {
+    Go,
+    Hint,
+    Analyze,
+    Learn,
+    Solve,
+    Perft(u32),
+}
+
+/// An NBoard session over game `G` (whose position records are GGF).
+pub struct NBoard<G: EngineGame> {
+    engine: Engine<G>,
+    out: Output,
+    request: Option<Request>,
+}
+
+impl<G: EngineGame> NBoard<G> {
+    pub fn new(
+        settings: Settings,
+        wake: Arc<dyn Fn() + Send + Sync>,
+        out: Output,
+    ) -> Result<NBoard<G>, String> {
+        Ok(NBoard {
+            engine: Engine::new(settings, wake)?,
+            out,
+            request: None,
+        })
+    }
+
+    fn start(&mut self, request: Request, job: Job) {
+        self.request = Some(request);
+        self.engine.start(job);
+    }
+
+    /// Stops what runs and forgets it: nothing of it is printed later.
+    fn cancel(&mut self) {
+        self.engine.stop();
+        self.request = None;
+    }
+
+    fn execute(&mut self, command: Command<G::Move>) -> Flow {
+        match command {
+            Command::NBoard(version) => {
+                if version != 2 {
+                    log::warn!("nboard version {version}: speaking version 2");
+                }
+                self.out.line("set myname iago");
+            }
+            Command::Ping(n) => {
+                self.cancel();
+                self.out.line(&format!("pong {n}"));
+            }
+            Command::SetDepth(depth) => self.engine.set_depth(Some(depth)),
+            Command::SetContempt(contempt) => {
+                log::info!("contempt {contempt}: accepted, draws are still scored 0");
+                self.engine.set_contempt(contempt);
+            }
+            Command::SetGame(text) => match G::parse_game_record(&text) {
+                Ok(record) => {
+                    self.cancel();
+                    self.engine.set_record(record);
+                }
+                Err(error) => log::warn!("set game ignored: {error}"),
+            },
+            Command::SetPosition(text) => match G::parse_position(&text) {
+                Ok(pos) => {
+                    self.cancel();
+                    self.engine.new_game(pos);
+                }
+                Err(error) => log::warn!("set position ignored: {error}"),
+            },
+            Command::SetNodes(nodes) => self.engine.set_nodes(nodes),
+            Command::SetMovetime(movetime) => self.engine.set_movetime(movetime),
+            Command::SetHash(mb) => {
+                self.cancel();
+                self.engine.set_hash_mb(mb);
+            }
+            Command::SetThreads(threads) => {
+                self.cancel();
+                self.engine.set_threads(threads);
+            }
+            Command::SetSeed(seed) => {
+                self.cancel();
+                self.engine.set_seed(seed);
+            }
+            Command::SetEval(name) => {
+                self.cancel();
+                if let Err(error) = self.engine.set_evaluator(&name) {
+                    log::warn!("set eval ignored: {error}");
+                }
+            }
+            Command::Move { mv, seconds } => {
+                self.cancel();
+                if let Err(error) = self.engine.play(mv, seconds) {
+                    log::warn!("move ignored: {error}");
+                }
+            }
+            Command::Go => {
+                let limits = self.engine.move_limits();
+                self.start(Request::Go, Job::Go { limits });
+            }
+            Command::Hint(count) => {
+                let limits = self.engine.analysis_limits();
+                self.start(Request::Hint, Job::Hint { count, limits });
+            }
+            Command::Analyze => {
+                let limits = self.engine.analysis_limits();
+                self.start(Request::Analyze, Job::Analyze { limits });
+            }
+            Command::Learn => self.start(Request::Learn, Job::Learn),
+            Command::Solve => {
+                let limits = self.engine.solve_limits();
+                self.start(Request::Solve, Job::Solve { limits });
+            }
+            Command::Perft(depth) => self.start(Request::Perft(depth), Job::Perft { depth }),
+            Command::Quit => {
+                self.cancel();
+                return Flow::Exit;
+            }
+            Command::Eval => {
+                let text = G::score_to_text(self.engine.evaluate());
+                self.out.line(&format!("eval {text}"));
+            }
+            Command::ShowBoard => {
+                let board = self.engine.position().board_text();
+                self.out.line(&board);
+            }
+            Command::Position => {
+                let text = self.engine.position().format_position();
+                self.out.line(&format!("position {text}"));
+            }
+        }
+        Flow::Continue
+    }
+
+    /// A move in NBoard's notation: upper case, `PA` for a pass.
+    fn move_text(pos: &G, mv: G::Move) -> String {
+        if pos.forced_pass() == Some(mv) || G::parse_move_text("pass").ok() == Some(mv) {
+            "PA".into()
+        } else {
+            pos.format_move(mv).to_ascii_uppercase()
+        }
+    }
+
+    /// A principal variation without spaces: `F5-d6-C3`, stopping at a move that is not
+    /// legal (never print one).
+    fn pv_text(pos: &G, pv: &[G::Move]) -> String {
+        let mut pos = pos.clone();
+        let mut words = Vec::new();
+        for &mv in pv {
+            if !pos.legal_moves().as_ref().contains(&mv) {
+                break;
+            }
+            words.push(Self::move_text(&pos, mv));
+            pos = pos.play(mv);
+        }
+        words.join("-")
+    }
+
+    fn depth_text(depth: u32, confidence: Confidence) -> String {
+        match confidence {
+            Confidence::Exact => "100%".into(),
+            Confidence::WinLossDraw => "100%W".into(),
+            Confidence::Probable(p) => format!("{p}%"),
+            Confidence::Heuristic => depth.to_string(),
+        }
+    }
+
+    fn hint_line(pos: &G, line: &HintLine<G::Move>) -> String {
+        let pv = Self::pv_text(pos, &line.pv);
+        let eval = G::score_to_text(line.score);
+        let depth = Self::depth_text(line.depth, line.confidence);
+        match line.book_games {
+            Some(games) => format!("book {pv} {eval} {games} {depth}"),
+            None => format!("search {pv} {eval} 0 {depth}"),
+        }
+    }
+
+    fn progress(&mut self) {
+        for item in self.engine.take_progress() {
+            match item {
+                Progress::Iteration { nodes, elapsed } => {
+                    if matches!(
+                        self.request,
+                        Some(Request::Go | Request::Hint | Request::Solve)
+                    ) {
+                        self.out
+                            .line(&format!("nodestats {nodes} {:.3}", elapsed.as_secs_f64()));
+                    }
+                }
+                Progress::Analysis { moves_made, score } => {
+                    self.out.line(&format!(
+                        "analysis {moves_made} {}",
+                        G::score_to_text(score)
+                    ));
+                }
+            }
+        }
+    }
+
+    fn complete(&mut self, outcome: Outcome<G::Move>) {
+        let Some(request) = self.request.take() else {
+            return;
+        };
+        let pos = self.engine.position();
+        match (request, outcome) {
+            (Request::Go, Outcome::Move(choice)) => {
+                let text = match choice.mv {
+                    None => "PA".to_string(),
+                    Some(mv) => {
+                        let mv = Self::move_text(&pos, mv);
+                        if choice.depth > 0 || choice.from_book {
+                            format!(
+                                "{mv}/{}/{:.3}",
+                                G::score_to_text(choice.score),
+                                choice.elapsed.as_secs_f64()
+                            )
+                        } else {
+                            mv
+                        }
+                    }
+                };
+                self.out.line(&format!("=== {text}"));
+            }
+            (Request::Solve, Outcome::Move(choice)) => {
+                let mv = choice
+                    .mv
+                    .map_or_else(|| "PA".to_string(), |mv| Self::move_text(&pos, mv));
+                let how = Self::depth_text(choice.depth, choice.confidence);
+                self.out.line(&format!(
+                    "solve {mv} {} {how}",
+                    G::score_to_text(choice.score)
+                ));
+            }
+            (Request::Hint, Outcome::Hints(lines)) => {
+                for line in &lines {
+                    let text = Self::hint_line(&pos, line);
+                    self.out.line(&text);
+                }
+                self.out.line("status");
+            }
+            (Request::Analyze, Outcome::Analyzed) => self.out.line("status"),
+            (Request::Learn, Outcome::Learned(result)) => {
+                match result {
+                    Ok(text) => log::info!("learned: {text}"),
+                    Err(error) => log::warn!("learn: {error}"),
+                }
+                self.out.line("learned");
+            }
+            (Request::Perft(depth), Outcome::Perft { leaves, elapsed }) => match leaves {
+                Some(leaves) => self.out.line(&format!(
+                    "perft {depth} {leaves} {:.3}",
+                    elapsed.as_secs_f64()
+                )),
+                None => log::warn!("perft stopped"),
+            },
+            (request, outcome) => log::error!("{request:?} ended with {outcome:?}"),
+        }
+    }
+}
+
+impl<G: EngineGame> Session for NBoard<G> {
+    fn line(&mut self, line: Result<String, InputError>) -> Flow {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => {
+                log::warn!("input ignored: {error}");
+                return Flow::Continue;
+            }
+        };
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        match parse::<G>(&line) {
+            Ok(command) => self.execute(command),
+            Err(error) => {
+                log::warn!("ignored: {error}");
+                Flow::Continue
+            }
+        }
+    }
+
+    fn wake(&mut self) -> Flow {
+        self.progress();
+        if self.request.is_some()
+            && let Some(outcome) = self.engine.poll()
+        {
+            self.progress();
+            self.complete(outcome);
+        }
+        Flow::Continue
+    }
+
+    fn end(&mut self) {
+        self.cancel();
+    }
+
+    fn busy(&self) -> bool {
+        self.request.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::Position;
+
+    #[test]
+    fn commands() {
+        assert_eq!(parse::<Position>("nboard 2"), Ok(Command::NBoard(2)));
+        assert_eq!(parse::<Position>("set depth 12"), Ok(Command::SetDepth(12)));
+        assert_eq!(parse::<Position>("ping 7"), Ok(Command::Ping(7)));
+        assert_eq!(
+            parse::<Position>("move C3/3.00/0.01"),
+            Ok(Command::Move {
+                mv: "c3".parse().unwrap(),
+                seconds: Some(0.01)
+            })
+        );
+        assert_eq!(
+            parse::<Position>("move D3//18.916"),
+            Ok(Command::Move {
+                mv: "d3".parse().unwrap(),
+                seconds: Some(18.916)
+            })
+        );
+        assert!(matches!(
+            parse::<Position>("move PA"),
+            Ok(Command::Move { .. })
+        ));
+        assert!(matches!(
+            parse::<Position>("bogus"),
+            Err(ParseError::Unknown(_))
+        ));
+        for bad in [
+            "set depth 0",
+            "set depth x",
+            "set colour 3",
+            "ping",
+            "move Z9",
+            "hint 0",
+            "go now",
+        ] {
+            assert!(
+                matches!(parse::<Position>(bad), Err(ParseError::Syntax { .. })),
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! GTP through the real binary: byte-exact replies for every command and error case,
+//! preprocessing, pipelining, `quit` during a search, end of input, passes and whole games.
+
+mod protocol_io;
+
+use iago::game::Game;
+use iago::othello::{Move, Position};
+use protocol_io::{Engine, run_all};
+
+/// Sends all `(line, reply)` commands in one write and checks the whole output byte for
+/// byte. A reply of `None` means the line gets none (blank, comment).
+fn transcript(args: &[&str], exchange: &[(&str, Option<&str>)]) {
+    let mut input = String::new();
+    let mut expected = String::new();
+    for (line, reply) in exchange {
+        input.push_str(line);
+        input.push('\n');
+        if let Some(reply) = reply {
+            expected.push_str(reply);
+            expected.push_str("\n\n");
+        }
+    }
+    let (output, code) = run_all(args, input.as_bytes());
+    assert_eq!(output, expected);
+    assert_eq!(code, Some(0));
+}
+
+const RANDOM: &[&str] = &["--player", "random", "--seed", "1", "--book", "none"];
+
+#[test]
+fn every_command_byte_for_byte() {
+    let board = "= \n  a b c d e f g h
+1 - - - - - - - - 1  black to move
+2 - - - - - . - - 2  black X: 3
+3 - - - - O . - - 3  white O: 3
+4 - - X X O . - - 4  empties: 58
+5 - - - X O . - - 5
+6 - - - - - . - - 6
+7 - - - - - - - - 7
+8 - - - - - - - - 8
+  a b c d e f g h";
+    let commands = iago::protocol::gtp::COMMANDS.join("\n");
+    let list = format!("=4 {commands}");
+    transcript(
+        RANDOM,
+        &[
+            ("1 protocol_version", Some("=1 2")),
+            ("2 name", Some("=2 iago")),
+            (
+                "3 version",
+                Some(&format!("=3 {}", env!("CARGO_PKG_VERSION"))),
+            ),
+            ("known_command play", Some("= true")),
+            ("known_command frobnicate", Some("= false")),
+            ("4 list_commands", Some(&list)),
+            ("boardsize 8", Some("= ")),
+            ("boardsize 10", Some("? unacceptable size")),
+            ("boardsize x", Some("? syntax error")),
+            ("clear_board", Some("= ")),
+            ("komi 6.5", Some("= ")),
+            ("komi x", Some("? syntax error")),
+            ("play b d3", Some("= ")),
+            ("play b c3", Some("? illegal move")),
+            ("play w c3", Some("= ")),
+            ("play W PASS", Some("? illegal move")),
+            ("play w", Some("? syntax error")),
+            ("play b z9", Some("? syntax error")),
+            ("play purple d3", Some("? syntax error")),
+            ("5 undo", Some("=5 ")),
+            ("undo", Some("= ")),
+            ("undo", Some("? cannot undo")),
+            ("genmove B", Some("= c4")),
+            ("genmove white", Some("= e3")),
+            ("reg_genmove b", Some("= f2")),
+            ("showboard", Some(board)),
+            ("final_score", Some("? cannot score")),
+            ("time_settings 0 1 0", Some("= ")),
+            ("time_settings 0 1", Some("? syntax error")),
+            ("time_left b 10 0", Some("= ")),
+            ("time_left b -1 0", Some("? syntax error")),
+            ("list_games", Some("= Othello")),
+            ("set_game Othello", Some("= ")),
+            ("set_game Chess", Some("? unknown game \"Chess\"")),
+            (
+                "position",
+                Some("= ---------------------------OX------XO--------------------------- X"),
+            ),
+            ("perft 3", Some("= 56")),
+            ("perft 99", Some("? syntax error")),
+            ("frobnicate", Some("? unknown command")),
+            ("8 frobnicate", Some("?8 unknown command")),
+            ("", None),
+            ("# comment", None),
+            ("   \t ", None),
+            ("\tname\t# trailing\r", Some("= iago")),
+            ("9 na\u{1}me", Some("=9 iago")),
+            (
+                "12 set_position --------------------------------------------------------------XO X",
+                Some("=12 "),
+            ),
+            ("13 genmove b", Some("=13 pass")),
+            (
+                "14 position",
+                Some("=14 --------------------------------------------------------------XO O"),
+            ),
+            ("15 final_score", Some("?15 cannot score")),
+            ("16 genmove w", Some("=16 f8")),
+            ("17 final_score", Some("=17 W+64")),
+            ("18 genmove b", Some("=18 pass")),
+            (
+                "set_position nonsense",
+                Some("? position string: 'n' on a1 is not a disc (X O) or an empty square (-)"),
+            ),
+            ("set_depth 0", Some("= ")),
+            ("set_depth 65", Some("? syntax error")),
+            ("set_depth -1", Some("? syntax error")),
+            ("set_nodes 1000", Some("= ")),
+            ("set_movetime 100", Some("= ")),
+            ("hash 16", Some("= ")),
+            ("hash 0", Some("? syntax error")),
+            ("threads 1", Some("= ")),
+            ("seed 5", Some("= ")),
+            ("seed none", Some("= ")),
+            ("set_eval simple", Some("= ")),
+            ("7 quit", Some("=7 ")),
+            ("name", None),
+        ],
+    );
+}
+
+#[test]
+fn end_of_input_without_quit() {
+    transcript(&[], &[("1 name", Some("=1 iago"))]);
+    let (output, code) = run_all(&[], b"");
+    assert_eq!((output.as_str(), code), ("", Some(0)));
+}
+
+#[test]
+fn invalid_bytes_get_an_error_reply() {
+    let mut input = b"1 name\n\xff\xfe\n".to_vec();
+    input.extend(vec![b'y'; 1 << 20]);
+    input.extend(b"\nnu\0l\n2 name\n");
+    let (output, code) = run_all(&[], &input);
+    let replies: Vec<&str> = output.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 5, "{output}");
+    assert_eq!(replies[0], "=1 iago");
+    assert!(replies[1].starts_with("? invalid input"), "{output}");
+    assert!(
+        replies[2].starts_with("? invalid input: line too long"),
+        "{output}"
+    );
+    assert!(replies[3].starts_with("? invalid input"), "{output}");
+    assert_eq!(replies[4], "=2 iago");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn quit_cuts_a_long_search_short_and_is_answered() {
+    // One write: a search that would take ages, then quit. The search stops, its move is
+    // answered, then quit.
+    let (output, code) = run_all(
+        &["--book", "none"],
+        b"1 set_depth 60\n2 genmove b\n3 quit\n4 name\n",
+    );
+    let replies: Vec<&str> = output.split("\n\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(replies.len(), 3, "{output}");
+    assert_eq!(replies[0], "=1 ");
+    let mv: Move = replies[1].strip_prefix("=2 ").unwrap().parse().unwrap();
+    assert!(Position::start().try_play(mv).is_some(), "{output}");
+    assert_eq!(replies[2], "=3 ");
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn implicit_passes_are_accepted() {
+    // Black has no move; White may move at once (an implicit pass), and after that the game
+    // is over: every genmove answers pass.
+    transcript(
+        RANDOM,
+        &[
+            (
+                "set_position --------------------------------------------------------------XO X",
+                Some("= "),
+            ),
+            ("play b g1", Some("? illegal move")),
+            ("play w f8", Some("= ")),
+            ("genmove b", Some("= pass")),
+            ("genmove w", Some("= pass")),
+            ("play b pass", Some("= ")),
+            ("final_score", Some("= W+64")),
+            ("undo", Some("= ")),
+            ("undo", Some("= ")),
+            ("play b pass", Some("= ")),
+            ("play w f8", Some("= ")),
+            ("final_score", Some("= W+64")),
+        ],
+    );
+}
+
+/// Plays a whole game with genmove for both colours (one side searching, one side
+/// random), checking every move, and the final score against the rules.
+fn whole_game(args: &[&str]) {
+    let mut engine = Engine::start(args);
+    let mut pos = Position::start();
+    let mut id = 0;
+    let mut passes_in_a_row = 0;
+    while passes_in_a_row < 2 {
+        id += 1;
+        let colour = if pos.side == iago::game::Color::Black {
+            "b"
+        } else {
+            "w"
+        };
+        engine.send(&format!("{id} genmove {colour}"));
+        let reply = engine.line();
+        assert_eq!(engine.line(), "");
+        let text = reply
+            .strip_prefix(&format!("={id} "))
+            .unwrap_or_else(|| panic!("{reply}"));
+        let mv: Move = text.parse().unwrap();
+        assert_eq!(text, mv.to_string(), "lower case");
+        if mv.is_pass() {
+            assert!(pos.has_no_move(), "pass with moves in {pos:?}");
+            passes_in_a_row += 1;
+            if !pos.is_game_over() {
+                pos = pos.pass();
+            }
+        } else {
+            passes_in_a_row = 0;
+            pos = pos
+                .try_play(mv)
+                .unwrap_or_else(|| panic!("illegal {mv} in {pos:?}"));
+        }
+        assert!(id < 200, "game does not end");
+    }
+    assert!(pos.is_game_over());
+    engine.send("final_score");
+    let score = engine.line();
+    let black = if pos.side == iago::game::Color::Black {
+        pos.final_disc_difference()
+    } else {
+        -pos.final_disc_difference()
+    };
+    let expected = match black {
+        0 => "= 0".to_string(),
+        d if d > 0 => format!("= B+{d}"),
+        d => format!("= W+{}", -d),
+    };
+    assert_eq!(score, expected);
+    engine.send("quit");
+    assert_eq!(engine.line(), "");
+    assert_eq!(engine.line(), "= ");
+    let (rest, code) = engine.finish();
+    assert_eq!((rest, code), (vec!["".to_string()], Some(0)));
+}
+
+#[test]
+fn whole_games_to_the_end() {
+    whole_game(&["--depth", "2"]);
+    whole_game(RANDOM);
+}

@@ -1,0 +1,257 @@
+//! NBoard through the real binary: the recorded GUI session replayed, ping during a long
+//! search, passes, book hints and bad input.
+
+mod protocol_io;
+
+use iago::game::Game;
+use iago::othello::ggf::parse_ggf;
+use iago::othello::{Move, Position};
+use protocol_io::Engine;
+
+const SESSION: &str = include_str!("data/nboard-gui-session.txt");
+
+/// The move of an `=== mv/eval/time` line, checked for form: no exponents, numbers parse.
+fn reply_move(line: &str) -> Move {
+    let reply = line
+        .strip_prefix("=== ")
+        .unwrap_or_else(|| panic!("not a move: {line}"));
+    let mut parts = reply.split('/');
+    let mv = parts
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{line}"));
+    for number in parts {
+        assert!(!number.contains(['e', 'E']), "exponent in {line}");
+        number
+            .parse::<f64>()
+            .unwrap_or_else(|_| panic!("bad number in {line}"));
+    }
+    mv
+}
+
+fn legal(pos: &Position, mv: Move) -> bool {
+    if mv.is_pass() {
+        pos.has_no_move()
+    } else {
+        pos.try_play(mv).is_some()
+    }
+}
+
+/// The first move of a `search`/`book` hint line.
+fn hint_move(line: &str) -> Move {
+    let pv = line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(!pv.is_empty(), "{line}");
+    pv.split('-')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{line}"))
+}
+
+#[test]
+fn replays_the_recorded_gui_session() {
+    let mut engine = Engine::start(&["--book", "none", "--nodes", "20000"]);
+    let mut pos = Position::start();
+    let mut moves_in_game = 0;
+    let (mut gos, mut hints) = (0, 0);
+    for line in SESSION.lines() {
+        engine.send(line);
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("nboard") => assert_eq!(engine.line(), "set myname iago"),
+            Some("set") if line.starts_with("set game ") => {
+                let game = parse_ggf(&line["set game ".len()..]).expect("the GUI's GGF");
+                pos = game.final_position();
+                moves_in_game = game.played_moves().len();
+            }
+            Some("move") => {
+                let text = words.next().unwrap().split('/').next().unwrap();
+                pos = pos.try_play(text.parse().unwrap()).expect("the GUI's move");
+                moves_in_game += 1;
+            }
+            Some("ping") => {
+                let pong = format!("pong {}", words.next().unwrap());
+                let lines = engine.until(|l| l == pong);
+                // Every earlier request was answered before this ping: nothing may be left.
+                for earlier in &lines[..lines.len() - 1] {
+                    assert!(
+                        !earlier.starts_with("===") && !earlier.starts_with("search"),
+                        "stale {earlier:?} before {pong}"
+                    );
+                }
+            }
+            Some("go") => {
+                gos += 1;
+                let lines = engine.until(|l| l.starts_with("==="));
+                let mv = reply_move(lines.last().unwrap());
+                assert!(legal(&pos, mv), "{mv} is illegal in {pos:?}");
+            }
+            Some("hint") => {
+                hints += 1;
+                let lines = engine.until(|l| l == "status");
+                let shown: Vec<&String> = lines
+                    .iter()
+                    .filter(|l| l.starts_with("search ") || l.starts_with("book "))
+                    .collect();
+                assert_eq!(shown.is_empty(), pos.is_game_over(), "{lines:?}");
+                for hint in shown {
+                    assert!(legal(&pos, hint_move(hint)), "{hint} in {pos:?}");
+                }
+            }
+            Some("analyze") => {
+                let lines = engine.until(|l| l == "status");
+                let points = lines.iter().filter(|l| l.starts_with("analysis ")).count();
+                assert_eq!(points, moves_in_game + 1, "{lines:?}");
+            }
+            Some("learn") => {
+                engine.until(|l| l == "learned");
+            }
+            _ => {}
+        }
+    }
+    assert_eq!((gos, hints), (68, 22));
+    let (rest, code) = engine.finish();
+    assert_eq!(code, Some(0));
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
+#[test]
+fn ping_stops_a_long_search_and_nothing_stale_follows() {
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 60");
+    engine.send("ping 1");
+    engine.send("go");
+    engine.until(|l| l == "pong 1");
+    // The search is under way once it reports an iteration.
+    engine.until(|l| l.starts_with("nodestats"));
+    let asked = std::time::Instant::now();
+    engine.send("ping 2");
+    engine.until(|l| l == "pong 2");
+    eprintln!("pong during a depth-60 search after {:?}", asked.elapsed());
+    engine.send("ping 3");
+    let after = engine.until(|l| l == "pong 3");
+    assert_eq!(
+        after,
+        vec!["pong 3"],
+        "output of the stopped search after its pong"
+    );
+    // The same request again is answered.
+    engine.send("set depth 2");
+    engine.send("go");
+    let mv = reply_move(engine.until(|l| l.starts_with("===")).last().unwrap());
+    assert!(legal(&Position::start(), mv));
+    let (rest, code) = engine.finish();
+    assert_eq!((rest, code), (vec![], Some(0)));
+}
+
+#[test]
+fn end_of_input_during_a_search_exits_cleanly() {
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 60");
+    engine.send("go");
+    engine.until(|l| l.starts_with("nodestats"));
+    let (rest, code) = engine.finish();
+    assert_eq!(code, Some(0));
+    assert!(rest.iter().all(|l| !l.starts_with("===")), "{rest:?}");
+}
+
+#[test]
+fn passes_game_over_and_white_to_move() {
+    let mut engine = Engine::start(&["--book", "none", "--depth", "2"]);
+    engine.send("nboard 2");
+    // Black has no move: go answers PA.
+    let board = "OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOO*-- *";
+    engine.send(&format!("set game (;GM[Othello]BO[8 {board}];)"));
+    engine.send("ping 1");
+    engine.send("go");
+    let lines = engine.until(|l| l.starts_with("==="));
+    assert_eq!(lines.last().unwrap(), "=== PA");
+    // White to move after the pass: G8 is its only move.
+    engine.send("move PA");
+    engine.send("ping 2");
+    engine.send("go");
+    let lines = engine.until(|l| l.starts_with("==="));
+    assert!(lines.last().unwrap().starts_with("=== G8/"), "{lines:?}");
+    // A set-up board with White to move (as the GUI sends it).
+    engine.send("set game (;GM[Othello]BO[8 *------------------O-------O*------*O--------------------------- O];)");
+    engine.send("ping 3");
+    engine.send("hint 64");
+    let lines = engine.until(|l| l == "status");
+    let pos =
+        parse_ggf("(;BO[8 *------------------O-------O*------*O--------------------------- O];)")
+            .unwrap()
+            .final_position();
+    let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(hints.len(), pos.legal_moves().as_ref().len());
+    for hint in hints {
+        assert!(legal(&pos, hint_move(hint)), "{hint}");
+    }
+    assert_eq!(engine.finish().1, Some(0));
+}
+
+#[test]
+fn book_hints_and_moves_at_the_start() {
+    let mut engine = Engine::start(&["--depth", "2"]);
+    engine.send("nboard 2");
+    engine.send("ping 1");
+    engine.send("hint 4");
+    let lines = engine.until(|l| l == "status");
+    let book: Vec<&String> = lines.iter().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(book.len(), 4, "{lines:?}");
+    for line in book {
+        assert!(legal(&Position::start(), hint_move(line)), "{line}");
+        assert!(
+            !line.contains(' ') || line.split(' ').count() == 5,
+            "{line}"
+        );
+    }
+    engine.send("go");
+    let mv = reply_move(engine.until(|l| l.starts_with("===")).last().unwrap());
+    assert!(legal(&Position::start(), mv));
+    assert_eq!(engine.finish().1, Some(0));
+}
+
+#[test]
+fn bad_input_is_ignored_and_the_position_kept() {
+    let mut engine = Engine::start(&["--book", "none", "--depth", "1"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname iago");
+    engine.send("move D3");
+    for bad in [
+        "move D3",
+        "move Z9",
+        "move C4/x/y",
+        "set depth -1",
+        "set depth many",
+        "set colour 3",
+        "set game (;GM[Othello]BO[8 ---];)",
+        "set game (;GM[Othello]B[A1];)",
+        "frobnicate",
+        "ping",
+        "hint 0",
+    ] {
+        engine.send(bad);
+    }
+    engine.send_bytes(b"move \xff\xfe\n");
+    engine.send_bytes(b"pi\0ng 5\n");
+    engine.send_bytes(&vec![b'x'; 1 << 20]);
+    engine.send_bytes(b"\n");
+    engine.send("ping 9");
+    assert_eq!(engine.line(), "pong 9", "bad lines printed something");
+    engine.send("position");
+    let after_d3 = Position::start().try_play("d3".parse().unwrap()).unwrap();
+    assert_eq!(
+        engine.line(),
+        format!(
+            "position {}",
+            iago::othello::notation::format_position(&after_d3)
+        )
+    );
+    assert_eq!(engine.finish().1, Some(0));
+}

@@ -1,0 +1,135 @@
+//! 20,000 random and mutated lines in each protocol: the engine keeps answering, and a
+//! valid command afterwards gets the right reply.
+
+mod protocol_io;
+
+use protocol_io::{Engine, run_all};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+const LINES: usize = 20_000;
+
+const GTP_LINES: &[&str] = &[
+    "1 play b d3",
+    "play w c3",
+    "genmove b",
+    "reg_genmove w",
+    "undo",
+    "clear_board",
+    "showboard",
+    "boardsize 8",
+    "komi 0.5",
+    "time_left b 10 0",
+    "time_settings 0 1 0",
+    "known_command undo",
+    "final_score",
+    "list_games",
+    "set_position ---------------------------OX------XO--------------------------- X",
+    "position",
+    "eval",
+    "threads 1",
+    "seed 3",
+];
+
+const NBOARD_LINES: &[&str] = &[
+    "nboard 2",
+    "set depth 2",
+    "set game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[D3//1.5]W[C3/3.00/0.01];)",
+    "move C4/1.00/0.01",
+    "move PA",
+    "ping 3",
+    "go",
+    "hint 4",
+    "analyze",
+    "learn",
+    "set contempt 100",
+    "set position ---------------------------OX------XO--------------------------- X",
+    "eval",
+    "showboard",
+];
+
+/// A line of random bytes, or a valid line with a few bytes changed, inserted or cut.
+fn garbage(rng: &mut StdRng, valid: &[&str]) -> Vec<u8> {
+    const ALPHABET: &[u8] = b" \t\r#-/()[];:.,0123456789abcdefghpswxBWOX*=?\\";
+    match rng.random_range(0..10) {
+        0..=2 => (0..rng.random_range(0..80))
+            .map(|_| rng.random::<u8>())
+            .filter(|&b| b != b'\n')
+            .collect(),
+        3..=5 => (0..rng.random_range(0..40))
+            .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())])
+            .collect(),
+        _ => {
+            let mut line = valid[rng.random_range(0..valid.len())].as_bytes().to_vec();
+            for _ in 0..rng.random_range(1..4) {
+                let at = rng.random_range(0..=line.len());
+                match rng.random_range(0..3) {
+                    0 if at < line.len() => {
+                        line[at] = ALPHABET[rng.random_range(0..ALPHABET.len())]
+                    }
+                    1 => line.insert(at, rng.random::<u8>()),
+                    _ => line.truncate(at),
+                }
+            }
+            line.retain(|&b| b != b'\n');
+            line
+        }
+    }
+}
+
+fn corpus(seed: u64, valid: &[&str]) -> Vec<u8> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut input = Vec::new();
+    for index in 0..LINES {
+        if index % 5000 == 17 {
+            input.extend(vec![b'z'; 1 << 20]);
+        } else if rng.random_bool(0.1) {
+            input.extend(valid[rng.random_range(0..valid.len())].as_bytes());
+        } else {
+            input.extend(garbage(&mut rng, valid));
+        }
+        input.push(b'\n');
+    }
+    input
+}
+
+#[test]
+fn gtp_survives_garbage() {
+    let mut input = corpus(1, GTP_LINES);
+    input.extend(b"424242 name\n");
+    let (output, code) = run_all(&["--depth", "1", "--book", "none"], &input);
+    assert_eq!(code, Some(0));
+    assert!(
+        output.ends_with("=424242 iago\n\n"),
+        "{}",
+        &output[output.len().saturating_sub(300)..]
+    );
+    // Every reply is well formed.
+    for reply in output.split("\n\n").filter(|r| !r.is_empty()) {
+        assert!(
+            reply.starts_with('=') || reply.starts_with('?'),
+            "{reply:?}"
+        );
+    }
+}
+
+#[test]
+fn nboard_survives_garbage() {
+    let mut engine = Engine::start(&["--protocol", "nboard", "--book", "none", "--depth", "1"]);
+    engine.send_bytes(&corpus(2, NBOARD_LINES));
+    engine.send("ping 424242");
+    engine.until(|l| l == "pong 424242");
+    engine.send("set position ---------------------------OX------XO--------------------------- X");
+    engine.send("ping 424243");
+    engine.send("go");
+    let lines = engine.until(|l| l.starts_with("==="));
+    let reply = lines.last().unwrap();
+    assert!(
+        ["=== D3", "=== C4", "=== F5", "=== E6"]
+            .iter()
+            .any(|m| reply.starts_with(m)),
+        "{reply}"
+    );
+    let (_, code) = engine.finish();
+    assert_eq!(code, Some(0));
+}

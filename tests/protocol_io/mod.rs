@@ -1,0 +1,114 @@
+//! Drives the real `iago` binary as a protocol client would: lines in on stdin, lines out
+//! on stdout read on their own thread.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+pub const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+
+/// Guards against a hang only; no test asserts on time.
+const HANG: Duration = Duration::from_secs(120);
+
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far.
+    pub transcript: Vec<String>,
+}
+
+impl Engine {
+    pub fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(IAGO)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start iago");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines,
+            transcript: Vec::new(),
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to iago");
+        stdin.flush().expect("flush");
+    }
+
+    /// The next output line; panics if the engine ended or hangs.
+    pub fn line(&mut self) -> String {
+        let line = self
+            .lines
+            .recv_timeout(HANG)
+            .unwrap_or_else(|e| panic!("no output ({e:?}); so far: {:#?}", self.transcript));
+        self.transcript.push(line.clone());
+        line
+    }
+
+    /// Lines up to and including the first one `done` accepts.
+    pub fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let stop = done(&line);
+            lines.push(line);
+            if stop {
+                return lines;
+            }
+        }
+    }
+
+    /// Closes stdin and returns the rest of the output and the exit code.
+    pub fn finish(mut self) -> (Vec<String>, Option<i32>) {
+        drop(self.stdin.take());
+        let status = self.child.wait().expect("wait for iago");
+        let rest: Vec<String> = self.lines.iter().collect();
+        (rest, status.code())
+    }
+}
+
+/// Runs iago on `input` all at once; returns stdout and the exit code.
+pub fn run_all(args: &[&str], input: &[u8]) -> (String, Option<i32>) {
+    let mut child = Command::new(IAGO)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start iago");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The engine may exit (quit) before reading everything.
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("wait for iago");
+    let _ = writer.join();
+    (
+        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        output.status.code(),
+    )
+}

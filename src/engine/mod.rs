@@ -967,3 +967,78 @@ fn learn<G: EngineGame>(
     let moves: Vec<G::Move> = record.moves.iter().map(|played| played.mv).collect();
     book.learn(&record.start, &moves, searcher)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::othello::Position;
+
+    #[test]
+    fn the_clock_is_the_main_time_minus_the_movers_recorded_seconds() {
+        let record = Position::parse_game_record(
+            "(;GM[Othello]TI[5:00]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//10]W[c3/0/20.5]B[c4//5];)",
+        )
+        .unwrap();
+        // White to move: 300 s minus its 20.5 s.
+        assert_eq!(
+            record.remaining_for_mover(),
+            Some(Duration::from_millis(279_500))
+        );
+        let with_increment = Position::parse_game_record(
+            "(;GM[Othello]TI[1:00/0:02/0]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//10]W[c3//3];)",
+        )
+        .unwrap();
+        // Black to move: 60 s plus one increment of 2 s minus 10 s.
+        assert_eq!(
+            with_increment.remaining_for_mover(),
+            Some(Duration::from_secs(52))
+        );
+        let untimed = Position::parse_game_record(
+            "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)",
+        )
+        .unwrap();
+        assert_eq!(untimed.remaining_for_mover(), None);
+    }
+
+    #[test]
+    fn limits_default_to_a_depth_only_when_nothing_else_bounds_the_search() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let mut engine = Engine::<Position>::new(
+            Settings {
+                book: BookChoice::None,
+                ..Settings::default()
+            },
+            wake,
+        )
+        .unwrap();
+        assert_eq!(engine.move_limits().depth, Some(DEFAULT_DEPTH));
+        engine.set_nodes(Some(1000));
+        assert_eq!(engine.move_limits().depth, None);
+        assert_eq!(
+            engine
+                .limits_with(Some(Duration::from_secs(1)), None)
+                .movetime,
+            Some(Duration::from_secs(1))
+        );
+    }
+
+    #[test]
+    fn illegal_moves_and_undo_leave_the_game_alone() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let mut engine = Engine::<Position>::new(
+            Settings {
+                book: BookChoice::None,
+                ..Settings::default()
+            },
+            wake,
+        )
+        .unwrap();
+        assert_eq!(engine.undo(), Err(EngineError::CannotUndo));
+        let a1: crate::othello::Move = "a1".parse().unwrap();
+        assert!(engine.play(a1, None).is_err());
+        assert_eq!(engine.position(), Position::start());
+        engine.play("d3".parse().unwrap(), None).unwrap();
+        engine.undo().unwrap();
+        assert_eq!(engine.position(), Position::start());
+    }
+}

@@ -85,6 +85,8 @@ pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result
         let names: Vec<&str> = GAMES.iter().map(|(id, _)| *id).collect();
         format!("unknown game {game:?} (one of: {})", names.join(", "))
     })?;
+    // Refuse bad settings before reading any input.
+    check_settings(game, &settings)?;
     let (sender, events) = sync_channel(QUEUE);
     let reader = sender.clone();
     std::thread::Builder::new()
@@ -140,6 +142,21 @@ fn run_game(
     match game {
         Position::ID => run_session::<Position>(protocol, settings, first, sender, events),
         _ => Err(format!("game {game:?} has no engine")),
+    }
+}
+
+/// Checks that `settings` make sense for `game` (an evaluator name, for instance).
+fn check_settings(game: &str, settings: &Settings) -> Result<(), String> {
+    match game {
+        Position::ID => check::<Position>(settings),
+        _ => Ok(()),
+    }
+}
+
+fn check<G: EngineGame>(settings: &Settings) -> Result<(), String> {
+    match &settings.eval {
+        Some(name) => G::evaluator(name).map(|_| ()),
+        None => Ok(()),
     }
 }
 

@@ -6,7 +6,9 @@
 
 use std::time::Instant;
 
-use iago::game::Game;
+use iago::game::{Game, perft as generic_perft};
+use iago::mill::notation::parse_position as parse_mill_position;
+use iago::mill::{MillPosition, Rules};
 use iago::othello::notation::parse_position;
 use iago::othello::{Position, perft};
 
@@ -18,8 +20,12 @@ that ends earlier is one leaf) and prints the count, the time and leaves per sec
 POSITION  a position string, default the start position: 64 squares a1..h8 row by row
           (X x * B b black, O o 0 W w white, - . _ empty) then the side to move (X or O);
           spaces are ignored, so it may be one quoted argument or several.
+          For mill: `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]` (see protocol.md),
+          a move with its removals is one ply.
 
 Options:
+  --game NAME    othello (default) or mill
+  --removal-per-mill   mill: one removal per mill closed (the seed's variant)
   --divide       also print the leaf count below each legal move
   --path NAME    code path: portable, bmi or avx2 (default: the fastest this CPU runs)
   -h, --help     print this help";
@@ -30,6 +36,8 @@ struct Options {
     depth: u32,
     divide: bool,
     path: Option<String>,
+    mill: bool,
+    removal_per_mill: bool,
     /// The position's words, joined back with spaces.
     position: Option<String>,
 }
@@ -49,6 +57,16 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
         match arg.as_str() {
             "-h" | "--help" => return Ok(Request::Help),
             "--divide" => options.divide = true,
+            "--removal-per-mill" => options.removal_per_mill = true,
+            "--game" => match args.next().map(String::as_str) {
+                Some("othello") => options.mill = false,
+                Some("mill") => options.mill = true,
+                other => {
+                    return Err(format!(
+                        "perft: --game needs othello or mill, not {other:?}"
+                    ));
+                }
+            },
             "--path" => {
                 let name = args.next().ok_or("perft: --path needs a NAME")?;
                 options.path = Some(name.clone());
@@ -77,7 +95,7 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
 
 /// A character that may appear in a position string.
 fn is_position_char(c: char) -> bool {
-    "XxBb*OoWw0-._ ".contains(c)
+    "XxBb*OoWw0-._/ ".contains(c)
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -86,6 +104,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             println!("{HELP}");
             Ok(())
         }
+        Request::Count(options) if options.mill => run_mill(&options),
         Request::Count(options) => run_othello(&options),
     }
 }
@@ -116,6 +135,36 @@ fn run_othello(options: &Options) -> Result<(), String> {
     println!("perft {}: {leaves}", options.depth);
     println!(
         "time {seconds:.3} s, {:.1} M leaves/s ({path} code path)",
+        leaves as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+fn run_mill(options: &Options) -> Result<(), String> {
+    let rules = Rules {
+        removal_per_mill: options.removal_per_mill,
+        ..Rules::default()
+    };
+    let pos = match &options.position {
+        Some(text) => parse_mill_position(text, rules).map_err(|e| format!("perft: {e}"))?,
+        None => MillPosition::with_rules(rules),
+    };
+    let start = Instant::now();
+    let leaves = if options.divide && options.depth > 0 {
+        let mut total = 0;
+        for &mv in pos.legal_moves().as_ref() {
+            let leaves = generic_perft(&pos.play(mv), options.depth - 1);
+            println!("{}: {leaves}", pos.format_move(mv));
+            total += leaves;
+        }
+        total.max(1)
+    } else {
+        generic_perft(&pos, options.depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    println!("perft {}: {leaves}", options.depth);
+    println!(
+        "time {seconds:.3} s, {:.1} M leaves/s",
         leaves as f64 / seconds.max(1e-9) / 1e6
     );
     Ok(())

@@ -1,0 +1,132 @@
+//! Moves and their generation: a placement, slide or fly together with the stones it
+//! removes is one move (one ply).
+
+use super::board::{ALL, NEIGHBOURS, Points, in_mills, mills_through, points};
+use super::position::MillPosition;
+use crate::game::MoveList;
+
+/// "No point": the `from` of a placement, an unused removal.
+pub const NONE: u8 = u8::MAX;
+
+/// One ply: a placement (`from == NONE`) or a slide/fly, and up to two removals (two only
+/// under the one-removal-per-mill variant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+    pub remove: [u8; 2],
+}
+
+impl Default for Move {
+    fn default() -> Self {
+        Move {
+            from: NONE,
+            to: NONE,
+            remove: [NONE, NONE],
+        }
+    }
+}
+
+impl Move {
+    pub fn is_placement(self) -> bool {
+        self.from == NONE
+    }
+
+    /// The removed points.
+    pub fn removals(self) -> impl Iterator<Item = usize> {
+        self.remove
+            .into_iter()
+            .filter(|&r| r != NONE)
+            .map(usize::from)
+    }
+}
+
+/// Above the largest possible count: a flyer's 3 stones times at most 21 targets times at
+/// most 9 removals, or 24 placements times at most 36 pairs of removals.
+pub const MAX_MOVES: usize = 1024;
+pub type MillMoves = MoveList<Move, MAX_MOVES>;
+
+/// The opponent stones a mill may remove: those outside mills, or any when all stand in
+/// mills.
+pub fn removable(opponent: Points) -> Points {
+    let free = opponent & !in_mills(opponent);
+    if free != 0 { free } else { opponent }
+}
+
+impl MillPosition {
+    /// Every legal move, ignoring whether the game has already ended.
+    pub(super) fn generate(&self, list: &mut MillMoves) {
+        let me = self.own();
+        let empty = ALL & !(me | self.theirs());
+        if self.hand_of(self.side_to_move_index()) > 0 {
+            for to in points(empty) {
+                self.add(list, NONE, to, me | 1 << to);
+            }
+        } else if me.count_ones() == 3 && self.rules().flying {
+            for from in points(me) {
+                for to in points(empty) {
+                    self.add(list, from as u8, to, me ^ (1 << from) ^ (1 << to));
+                }
+            }
+        } else {
+            for from in points(me) {
+                for to in points(NEIGHBOURS[from] & empty) {
+                    self.add(list, from as u8, to, me ^ (1 << from) ^ (1 << to));
+                }
+            }
+        }
+    }
+
+    /// True when the side to move has a legal move (placing always has one).
+    pub(super) fn can_move(&self) -> bool {
+        let me = self.own();
+        let empty = ALL & !(me | self.theirs());
+        if empty == 0 {
+            return false;
+        }
+        if self.hand_of(self.side_to_move_index()) > 0
+            || (me.count_ones() == 3 && self.rules().flying)
+        {
+            return true;
+        }
+        points(me).any(|from| NEIGHBOURS[from] & empty != 0)
+    }
+
+    /// Adds the move that puts a stone on `to` (leaving `mine` as the mover's stones),
+    /// expanded into its removal choices when it closes mills.
+    fn add(&self, list: &mut MillMoves, from: u8, to: usize, mine: Points) {
+        let mut mv = Move {
+            from,
+            to: to as u8,
+            remove: [NONE, NONE],
+        };
+        let opponent = self.theirs();
+        let closed = mills_through(mine, to);
+        if closed == 0 || opponent == 0 {
+            list.push(mv);
+            return;
+        }
+        let first = removable(opponent);
+        if closed == 1 || !self.rules().removal_per_mill || opponent.count_ones() == 1 {
+            for r in points(first) {
+                mv.remove[0] = r as u8;
+                list.push(mv);
+            }
+            return;
+        }
+        // Two removals, one after the other: a pair is legal when some order of the two
+        // respects the mill rule at each step.
+        for a in points(opponent) {
+            for b in points(opponent & !((2 << a) - 1)) {
+                let a_then_b =
+                    first & (1 << a) != 0 && removable(opponent & !(1 << a)) & (1 << b) != 0;
+                let b_then_a =
+                    first & (1 << b) != 0 && removable(opponent & !(1 << b)) & (1 << a) != 0;
+                if a_then_b || b_then_a {
+                    mv.remove = [a as u8, b as u8];
+                    list.push(mv);
+                }
+            }
+        }
+    }
+}

@@ -15,6 +15,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
        iago eval-match A B [OPTIONS]      in-process games between two evaluators
+       iago fit-probcut --wthor DIR [OPTIONS]  fit the ProbCut parameters
        iago help
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         Some("book") => cli::book::run(rest),
         Some("bench") => cli::bench::run(rest),
         Some("solve") => cli::solve::run(rest),
+        Some("fit-probcut") => cli::fit_probcut::run(rest),
         Some("train") => cli::train::run(rest),
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),

@@ -21,6 +21,7 @@ Options:
   --depth N        search depth (default 10)
   --eval NAME      evaluator (default: the default evaluator)
   --hash MB        transposition table size (default 64)
+  --no-probcut     full-width search (no Multi-ProbCut)
   --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
                    switch off one move-ordering rule (to measure what it buys)
   -h, --help       print this help";
@@ -67,6 +68,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut eval = "default".to_string();
     let mut hash_mb = iago::search::DEFAULT_HASH_MB;
     let mut rules = OrderingRules::default();
+    let mut selective = true;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| {
@@ -86,6 +88,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             "--eval" => eval = value("--eval")?,
             "--hash" => hash_mb = value("--hash")?.parse().map_err(|_| "bench: bad --hash")?,
+            "--no-probcut" => selective = false,
             "--no-hash-move" => rules.hash_move = false,
             "--no-evaluation" => rules.evaluation = false,
             "--no-mobility" => rules.mobility = false,
@@ -101,6 +104,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut searcher = Searcher::new(othello_evaluator(&eval)?);
     searcher.set_hash_mb(hash_mb);
     searcher.set_ordering(rules);
+    searcher.set_selectivity(selective);
     searcher.allocate_tables();
     let stop = AtomicBool::new(false);
     let limits = Limits {

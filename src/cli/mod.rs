@@ -5,6 +5,7 @@ pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod eval_match;
+pub mod fit_probcut;
 pub mod match_cmd;
 pub mod openings;
 pub mod perft;

@@ -22,6 +22,7 @@ Options:
   --max-nodes N    give up a position after N nodes (its line says `unsolved`)
   --first N        number of the file's first position (default: from a name like
                    fforum-20-39.obf, else 1)
+  --exact-only     no selective solves first (they usually order the exact one)
   --eval NAME      evaluator for the ordering searches (default: the default)
   --hash MB        table size (default 64)
   --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
@@ -35,6 +36,7 @@ struct Options {
     eval: String,
     hash_mb: usize,
     rules: OrderingRules,
+    exact_only: bool,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
@@ -45,6 +47,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         eval: "default".into(),
         hash_mb: iago::search::DEFAULT_HASH_MB,
         rules: OrderingRules::default(),
+        exact_only: false,
     };
     let mut file = None;
     let mut args = args.iter();
@@ -62,6 +65,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "--eval" => {
                 options.eval = args.next().ok_or("solve: --eval needs a NAME")?.clone();
             }
+            "--exact-only" => options.exact_only = true,
             "--no-hash-move" => options.rules.hash_move = false,
             "--no-evaluation" => options.rules.evaluation = false,
             "--no-mobility" => options.rules.mobility = false,
@@ -99,6 +103,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut searcher = Searcher::new(othello_evaluator(&options.eval)?);
     searcher.set_hash_mb(options.hash_mb);
     searcher.set_ordering(options.rules);
+    searcher.set_selectivity(!options.exact_only);
     searcher.allocate_tables();
     let stop = AtomicBool::new(false);
     println!(

@@ -9,8 +9,8 @@ use std::sync::mpsc::SyncSender;
 use nom::IResult;
 use nom::Parser;
 use nom::bytes::complete::take_till1;
-use nom::character::complete::{space0, space1};
-use nom::combinator::{all_consuming, map_res, rest};
+use nom::character::complete::space0;
+use nom::combinator::{all_consuming, map_res};
 use nom::sequence::preceded;
 
 use super::Event;
@@ -139,11 +139,6 @@ pub fn word(input: &str) -> IResult<&str, &str> {
     preceded(space0, take_till1(|c: char| c.is_whitespace())).parse(input)
 }
 
-/// The rest of the line after the separating spaces (may be empty).
-pub fn rest_of_line(input: &str) -> IResult<&str, &str> {
-    preceded(space0, rest).parse(input)
-}
-
 /// Splits a line into its first word and the rest.
 pub fn command_word(line: &str) -> Option<(&str, &str)> {
     match word(line) {
@@ -198,11 +193,6 @@ pub fn seconds(text: &str) -> Option<std::time::Duration> {
         && text.chars().any(|c| c.is_ascii_digit());
     let value: f64 = text.parse().ok().filter(|_| plain)?;
     (value < 3.2e7).then(|| std::time::Duration::from_secs_f64(value))
-}
-
-/// Separator words: at least one space or tab.
-pub fn separator(input: &str) -> IResult<&str, &str> {
-    space1(input)
 }
 
 /// `text` cut for an error message.

@@ -66,7 +66,9 @@ pub trait Session {
     fn busy(&self) -> bool;
 }
 
-/// The games the engine plays: `(EngineGame::ID, EngineGame::GTP_NAME)`.
+/// The games the engine plays: `(EngineGame::ID, EngineGame::GTP_NAME)`. A new game
+/// implements [`EngineGame`] and adds one line here, in [`run_game`] and in
+/// `check_settings`.
 pub const GAMES: &[(&str, &str)] = &[
     (Position::ID, Position::GTP_NAME),
     (MillPosition::ID, MillPosition::GTP_NAME),

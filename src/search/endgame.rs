@@ -13,13 +13,17 @@
 //! instantiated per kernel inside functions compiled with that kernel's CPU features.
 //! Scores here are in discs; the search converts them to its units.
 
-use crate::game::{Game, Score};
-use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares};
+use std::any::Any;
+
+use crate::game::{Color, Game, INFINITY, Score};
+use crate::othello::bitboard::{self, CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
+use super::probcut;
+use super::probcut_params::ENDGAME_DEPTH;
 use super::stability::stable_discs;
 
 /// Up to this many empties the solver works without its table.
@@ -49,9 +53,14 @@ struct Entry {
     /// Best move square, 64 for none.
     mv: u8,
     empties: u8,
+    /// Selectivity of the search that found the bounds ([`EXACT`] for exact ones).
+    level: u8,
     age: u8,
     epoch: u8,
 }
+
+/// The level of exact results; selective solves have lower levels.
+const EXACT: u8 = u8::MAX;
 
 const BUCKET: usize = 4;
 
@@ -97,7 +106,8 @@ impl Solver {
     }
 
     #[inline]
-    fn store(&mut self, key: u64, empties: u32, lower: i32, upper: i32, mv: u8) {
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, key: u64, empties: u32, level: u8, lower: i32, upper: i32, mv: u8) {
         let start = (key as usize & self.mask) * BUCKET;
         let (age, epoch) = (self.age, self.epoch);
         let bucket = &mut self.entries[start..start + BUCKET];
@@ -120,6 +130,7 @@ impl Solver {
             upper: upper.clamp(-64, 64) as i8,
             mv,
             empties: empties as u8,
+            level,
             age,
             epoch,
         };
@@ -131,7 +142,81 @@ struct Ctx<'w, 'a> {
     watch: &'w mut Watch<'a>,
     table: &'w mut Solver,
     rules: OrderingRules,
+    /// The midgame evaluation of (player, opponent), for ordering at many empties.
+    eval: &'w dyn Fn(u64, u64) -> Score,
+    /// For a selective solve: the ProbCut margin in standard deviations.
+    selectivity: Option<f32>,
+    /// The table level of this solve's results.
+    level: u8,
 }
+
+/// A selective solve prunes from this many empties on.
+const SELECTIVE_FROM: u32 = 10;
+
+/// ProbCut against the exact score: a shallow midgame search predicts it.
+fn probable_cut(
+    ctx: &mut Ctx,
+    p: u64,
+    o: u64,
+    empties: u32,
+    alpha: i32,
+    beta: i32,
+    t: f32,
+) -> Option<i32> {
+    let fit = probcut::endgame_fit(empties);
+    let (low, high) = probcut::bounds(fit, alpha * DISC, beta * DISC, t);
+    let depth = ENDGAME_DEPTH;
+    if midgame(ctx, p, o, depth, high - 1, high) >= high && !ctx.watch.aborted {
+        return Some(beta);
+    }
+    if midgame(ctx, p, o, depth, low, low + 1) <= low && !ctx.watch.aborted {
+        return Some(alpha);
+    }
+    None
+}
+
+/// A small full-width midgame search (no table), in the search's units, for the
+/// selective solve's predictions.
+fn midgame(ctx: &mut Ctx, p: u64, o: u64, depth: i32, mut alpha: Score, beta: Score) -> Score {
+    if ctx.watch.tick() {
+        return 0;
+    }
+    if depth <= 0 {
+        return (ctx.eval)(p, o);
+    }
+    let moves = bitboard::legal_moves(p, o);
+    if moves == 0 {
+        if bitboard::legal_moves(o, p) == 0 {
+            return final_score(p, o) * DISC;
+        }
+        return -midgame(ctx, o, p, depth - 1, -beta, -alpha);
+    }
+    let mut best = -INFINITY;
+    for square in Squares(moves) {
+        let flipped = bitboard::flips(square, p, o);
+        let score = -midgame(
+            ctx,
+            o ^ flipped,
+            p ^ flipped ^ (1 << square),
+            depth - 1,
+            -beta,
+            -alpha,
+        );
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// From this many empties on, the evaluation joins the ordering key.
+const EVAL_ORDER_FROM: u32 = 12;
 
 /// The recursive layers, instantiated per kernel (see the module comment).
 trait Paths: Kernel {
@@ -247,18 +332,27 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
     let key = mix64(p ^ mix64(o));
     let mut hash_move = 64;
     if let Some(e) = ctx.table.probe(key) {
-        let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-        if lower >= beta || lower == upper {
-            return lower;
+        // Bounds from a less sure search than this one only order the moves.
+        if e.level >= ctx.level {
+            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            alpha = alpha.max(lower);
+            beta = beta.min(upper);
         }
-        if upper <= alpha {
-            return upper;
-        }
-        alpha = alpha.max(lower);
-        beta = beta.min(upper);
         if ctx.rules.hash_move {
             hash_move = e.mv;
         }
+    }
+    if let Some(t) = ctx.selectivity
+        && empties >= SELECTIVE_FROM
+        && let Some(bound) = probable_cut(ctx, p, o, empties, alpha, beta, t)
+    {
+        return bound;
     }
     // Keyed moves, picked best first (selection: a cutoff often comes early).
     let odd = if ctx.rules.parity {
@@ -275,8 +369,16 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
         } else {
             let mut key = 0;
             if ctx.rules.mobility {
-                let replies = k.legal_moves(o ^ flipped, p ^ flipped ^ (1 << square));
+                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                let replies = k.legal_moves(cp, co);
                 key -= 16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                // Potential mobility: empties next to our discs are the opponent's
+                // future moves.
+                let potential = neighbours(co) & !(cp | co);
+                key -= 4 * potential.count_ones() as i32;
+                if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
+                    key -= (ctx.eval)(cp, co) * 8 / DISC;
+                }
             }
             if odd & (1 << square) != 0 {
                 key += 4;
@@ -330,7 +432,8 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
     } else {
         (-64, best)
     };
-    ctx.table.store(key, empties, lower, upper, best_move);
+    ctx.table
+        .store(key, empties, ctx.level, lower, upper, best_move);
     best
 }
 
@@ -556,10 +659,23 @@ impl<G: Game> Run<'_, G> {
             return None;
         }
         let solver = self.solver.as_deref_mut()?;
+        let evaluator = self.evaluator;
+        let eval = move |player: u64, opponent: u64| {
+            let pos = Position {
+                player,
+                opponent,
+                side: Color::Black,
+            };
+            (&pos as &dyn Any)
+                .downcast_ref::<G>()
+                .map_or(0, |pos| evaluator.evaluate(pos))
+        };
         Some(solve_position(
             solver,
             &mut self.watch,
             self.rules,
+            &eval,
+            self.end_selectivity,
             pos,
             alpha,
             beta,
@@ -568,10 +684,13 @@ impl<G: Game> Run<'_, G> {
 }
 
 /// The exact score of `pos` in [`DISC`] units, fail-soft within (`alpha`, `beta`).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve_position(
     solver: &mut Solver,
     watch: &mut Watch,
     rules: OrderingRules,
+    eval: &dyn Fn(u64, u64) -> Score,
+    selectivity: Option<usize>,
     pos: &Position,
     alpha: Score,
     beta: Score,
@@ -583,6 +702,9 @@ pub(super) fn solve_position(
         watch,
         table: solver,
         rules,
+        eval,
+        selectivity: selectivity.map(|level| probcut::SELECTIVE_T[level]),
+        level: selectivity.map_or(EXACT, |level| level as u8),
     };
     solve(&mut ctx, pos.player, pos.opponent, low, high.max(low + 1)) * DISC
 }

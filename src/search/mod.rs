@@ -13,7 +13,8 @@
 mod endgame;
 mod negamax;
 mod ordering;
-mod probcut;
+pub mod probcut;
+mod probcut_params;
 mod stability;
 pub mod time;
 mod tt;
@@ -114,6 +115,7 @@ pub struct Searcher<G: Game> {
     threads: usize,
     variety: Option<Variety>,
     rules: OrderingRules,
+    selective: bool,
 }
 
 /// The Othello position behind a generic one, for Othello-only accelerations.
@@ -132,6 +134,7 @@ impl<G: Game> Searcher<G> {
             threads: 1,
             variety: None,
             rules: OrderingRules::default(),
+            selective: true,
         }
     }
 
@@ -194,6 +197,12 @@ impl<G: Game> Searcher<G> {
         self.variety = variety;
     }
 
+    /// Switches the selective search (Multi-ProbCut) on or off; on by default. Off, a
+    /// fixed-depth search is a full-width alpha-beta search.
+    pub fn set_selectivity(&mut self, selective: bool) {
+        self.selective = selective;
+    }
+
     /// Which move-ordering rules to apply (all by default; for measurements).
     pub fn set_ordering(&mut self, rules: OrderingRules) {
         self.rules = rules;
@@ -243,6 +252,8 @@ impl<G: Game> Searcher<G> {
                 aborted: false,
             },
             evals: 0,
+            selective: self.selective,
+            end_selectivity: None,
             solver: self.solver.as_mut(),
         };
         let mut ordered = run.order(pos, moves, None, 4, 0);
@@ -262,18 +273,40 @@ impl<G: Game> Searcher<G> {
         } else {
             limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
         };
-        let mut last = Duration::ZERO;
-        let mut depth = 0;
+        let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
+        let selective = self.selective;
+        let mut step = None;
         loop {
-            depth = match empties {
-                Some(empties) => othello_next_depth(depth, empties, max_depth, &budget, start),
-                None => depth + 1,
+            step = match (step, empties) {
+                (None, _) => Some(Step::Midgame(1)),
+                (Some(previous), Some(empties)) => {
+                    othello_next_step(previous, empties, max_depth, selective, &budget, start)
+                }
+                (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
+                (Some(_), None) => None,
+            };
+            let Some(current) = step else {
+                break;
+            };
+            let depth = match current {
+                Step::Midgame(depth) => depth,
+                _ => empties.unwrap_or(max_depth),
             };
             if depth > max_depth {
                 break;
             }
+            if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
+                && depth > 1
+                && !time::should_continue(&budget, start.elapsed(), last, before)
+            {
+                break;
+            }
             let iteration_start = Instant::now();
             run.evals = 0;
+            run.end_selectivity = match current {
+                Step::Selective(level) => Some(level),
+                _ => None,
+            };
             let outcome = aspiration_search(&mut run, pos, &mut ordered, depth, best.score);
             if run.watch.aborted {
                 // A move that proved better than the last iteration's best is kept.
@@ -292,21 +325,28 @@ impl<G: Game> Searcher<G> {
             best.score = outcome.score;
             best.depth = depth;
             best.pv = run.principal_variation(pos, mv, depth);
-            best.confidence = if run.evals == 0 {
-                Confidence::Exact
-            } else {
-                Confidence::Heuristic
+            best.confidence = match current {
+                Step::Selective(level) => {
+                    Confidence::Probable(probcut::confidence_percent(probcut::SELECTIVE_T[level]))
+                }
+                Step::Exact => Confidence::Exact,
+                Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
+                Step::Midgame(_) => Confidence::Heuristic,
             };
             best.nodes = run.watch.nodes;
             best.elapsed = start.elapsed();
+            log::debug!(
+                "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
+                best.score,
+                best.confidence,
+                best.nodes,
+                best.elapsed
+            );
             report(&best);
             if best.confidence == Confidence::Exact {
                 break;
             }
-            let before = std::mem::replace(&mut last, iteration_start.elapsed());
-            if !time::should_continue(&budget, start.elapsed(), last, before) {
-                break;
-            }
+            before = std::mem::replace(&mut last, iteration_start.elapsed());
         }
         if let Some(variety) = variety
             && best.depth >= 1
@@ -334,29 +374,58 @@ pub fn estimated_solve_time(empties: u32) -> Duration {
     Duration::from_secs_f64((nodes / 15e6).min(1e6))
 }
 
-/// The next Othello iteration after `depth`: deeper midgame iterations until the exact
-/// solve (an iteration as deep as the empties) is allowed by the depth limit and
-/// expected to fit the time, then the solve. Above `max_depth` means stop.
-fn othello_next_depth(
-    depth: u32,
+/// One iteration of the driver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    /// A midgame search this deep.
+    Midgame(u32),
+    /// A selective solve with margin `probcut::SELECTIVE_T[level]`.
+    Selective(usize),
+    /// The exact solve.
+    Exact,
+}
+
+/// Time of a selective solve (by level) relative to the exact one (a rough guess).
+const SELECTIVE_COST: [f64; 3] = [0.05, 0.1, 0.25];
+
+/// The Othello iteration after `previous`: midgame iterations until a solve is allowed
+/// (by the depth limit) and reachable in time, then the selective solves (which also
+/// order the exact one's moves) and the exact solve. `None`: stop.
+fn othello_next_step(
+    previous: Step,
     empties: u32,
     max_depth: u32,
+    selective: bool,
     budget: &time::Budget,
     start: Instant,
-) -> u32 {
-    if depth >= empties {
-        return u32::MAX;
-    }
-    let solve_fits = budget.hard.is_none_or(|hard| {
-        estimated_solve_time(empties) * 2 <= hard.saturating_sub(start.elapsed())
-    });
-    if max_depth >= empties && solve_fits && depth >= pre_solve_depth(empties) {
-        empties
-    } else if depth + 1 >= empties && !solve_fits {
-        // Deeper midgame iterations would be the solve itself.
-        u32::MAX
-    } else {
-        depth + 1
+) -> Option<Step> {
+    let fits = |fraction: f64| {
+        budget.hard.is_none_or(|hard| {
+            estimated_solve_time(empties).mul_f64(fraction * 2.0)
+                <= hard.saturating_sub(start.elapsed())
+        })
+    };
+    let solve_from = |level: usize| {
+        if selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
+            Some(Step::Selective(level))
+        } else if fits(1.0) {
+            Some(Step::Exact)
+        } else {
+            None
+        }
+    };
+    match previous {
+        Step::Midgame(depth) => {
+            if max_depth >= empties
+                && depth >= pre_solve_depth(empties)
+                && let Some(step) = solve_from(0)
+            {
+                return Some(step);
+            }
+            (depth + 1 < empties && depth < max_depth).then_some(Step::Midgame(depth + 1))
+        }
+        Step::Selective(level) => solve_from(level + 1),
+        Step::Exact => None,
     }
 }
 
@@ -377,6 +446,11 @@ fn aspiration_search<G: Game>(
     };
     loop {
         let outcome = run.root(pos, ordered, depth, alpha, beta);
+        log::trace!(
+            "depth {depth} window ({alpha}, {beta}) score {} nodes {}",
+            outcome.score,
+            run.watch.nodes
+        );
         if run.watch.aborted {
             return outcome;
         }

@@ -49,6 +49,10 @@ pub(crate) struct Run<'a, G: Game> {
     pub watch: Watch<'a>,
     /// Static evaluations made (zero in a search that saw only ended games).
     pub evals: u64,
+    /// Whether ProbCut may prune (selective search).
+    pub selective: bool,
+    /// `Some(level)`: solves are selective, with margin `probcut::SELECTIVE_T[level]`.
+    pub end_selectivity: Option<usize>,
     /// The Othello endgame solver, when the game is Othello.
     pub solver: Option<&'a mut super::endgame::Solver>,
 }

@@ -78,7 +78,7 @@ fn every_command_byte_for_byte() {
             ("time_settings 0 1", Some("? syntax error")),
             ("time_left b 10 0", Some("= ")),
             ("time_left b -1 0", Some("? syntax error")),
-            ("list_games", Some("= Othello")),
+            ("list_games", Some("= Othello\nMill")),
             ("set_game Othello", Some("= ")),
             ("set_game Chess", Some("? unknown game \"Chess\"")),
             (

@@ -22,7 +22,7 @@ pub struct Budget {
 /// Time kept back from any limit: a fixed part for process and pipe latency, and a part
 /// growing with the time left (capped), so that long games keep a comfortable reserve.
 pub fn safety_margin(available: Duration) -> Duration {
-    let fixed = Duration::from_millis(8);
+    let fixed = Duration::from_millis(12);
     let relative = (available / 25).min(Duration::from_millis(500));
     (fixed + relative).min(available / 2)
 }
@@ -55,18 +55,27 @@ fn min_option(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
     }
 }
 
-/// A share of the clock: what is left (less the margin) spread over the moves still to
-/// play, plus most of the increment. The hard limit allows a few times that share for a
-/// hard iteration, but never more than a third of what is left.
+/// Latency of one move (process wake-up, pipes, protocol) kept in reserve for each move
+/// still to play on a clock: the last moves must not find the clock empty.
+const PER_MOVE_RESERVE: Duration = Duration::from_millis(8);
+
+/// A share of the clock: what is left (less a reserve for the latency of every move
+/// still to play) spread over the moves still to play, the last few (solved cheaply)
+/// excepted, plus most of the increment. The hard limit allows a few times that share
+/// for a hard iteration, but never more than a quarter of what is left.
 fn clock_budget(clock: &Clock, moves_left: Option<u32>) -> Budget {
-    let usable = clock
-        .remaining
-        .saturating_sub(safety_margin(clock.remaining));
-    let moves = clock.moves_to_go.or(moves_left).unwrap_or(30).clamp(1, 60);
+    let moves_left = clock.moves_to_go.or(moves_left).unwrap_or(30).clamp(1, 60);
+    let reserve = safety_margin(clock.remaining) + PER_MOVE_RESERVE * moves_left;
+    let usable = clock.remaining.saturating_sub(reserve);
+    let moves = if clock.moves_to_go.is_some() {
+        moves_left
+    } else {
+        moves_left.saturating_sub(4).max(2)
+    };
     let increment = clock.increment.mul_f64(0.9);
     let share = (usable / moves + increment).min(usable);
-    let hard = (share * 4)
-        .min(usable / 3 + increment)
+    let hard = (share * 3)
+        .min(usable / 4 + increment)
         .min(usable)
         .max(share);
     Budget {
@@ -75,11 +84,9 @@ fn clock_budget(clock: &Clock, moves_left: Option<u32>) -> Budget {
     }
 }
 
-/// The mover's remaining moves in an Othello game with `empties` empty squares. The
-/// engine solves exactly around 20 empties, after which moves cost little, so the moves
-/// before that point get the time.
+/// The mover's remaining moves in an Othello game with `empties` empty squares.
 pub fn othello_moves_left(empties: u32) -> u32 {
-    (empties.saturating_sub(14) / 2).max(2)
+    empties.div_ceil(2).max(1)
 }
 
 /// Whether to start another iteration, given the time used so far and the durations of
@@ -101,7 +108,10 @@ pub fn should_continue(
     } else {
         (last.as_secs_f64() / before.as_secs_f64()).clamp(1.5, 8.0)
     };
-    elapsed + last.mul_f64(growth) < hard
+    // An iteration runs on to the hard limit once started: start it only if it should
+    // end well before, so that moves average about the soft limit.
+    let finish_by = budget.soft.map_or(hard, |soft| hard.min(soft * 2));
+    elapsed + last.mul_f64(growth) < finish_by
 }
 
 #[cfg(test)]

@@ -288,6 +288,9 @@ struct Running<G: EngineGame> {
     id: u64,
     stop: Arc<AtomicBool>,
     progress: Arc<Mutex<Vec<Progress>>>,
+    /// Raised by the job thread just before its last wake-up, so that the wake-up finds
+    /// the job finished even if the thread has not returned yet.
+    done: Arc<AtomicBool>,
     handle: JoinHandle<(Searcher<G>, Outcome<G::Move>)>,
 }
 
@@ -348,6 +351,10 @@ impl<G: EngineGame> Engine<G> {
             tolerance: VARIETY_TOLERANCE,
             seed,
         }));
+        if settings.player == Player::Search {
+            // Tables are allocated now rather than inside the first timed move.
+            searcher.allocate_tables();
+        }
         let book = match settings.player {
             Player::Search => G::open_book(&settings.book).map(|b| Arc::new(Mutex::new(b))),
             Player::Random => None,
@@ -557,6 +564,7 @@ impl<G: EngineGame> Engine<G> {
         let id = self.next_id;
         let stop = Arc::new(AtomicBool::new(false));
         let progress: Arc<Mutex<Vec<Progress>>> = Arc::new(Mutex::new(Vec::new()));
+        let done = Arc::new(AtomicBool::new(false));
         let record = self.record.clone();
         let book = self.book.clone();
         let random_move = match (self.settings.player, &job) {
@@ -576,8 +584,12 @@ impl<G: EngineGame> Engine<G> {
             .seed
             .map(|_| StdRng::seed_from_u64(self.rng.random()));
         let player = self.settings.player;
-        let (thread_stop, thread_progress, wake) =
-            (stop.clone(), progress.clone(), self.wake.clone());
+        let (thread_stop, thread_progress, thread_done, wake) = (
+            stop.clone(),
+            progress.clone(),
+            done.clone(),
+            self.wake.clone(),
+        );
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
@@ -635,6 +647,7 @@ impl<G: EngineGame> Engine<G> {
                         }
                     }
                 };
+                thread_done.store(true, Ordering::Release);
                 wake();
                 (searcher, outcome)
             });
@@ -644,6 +657,7 @@ impl<G: EngineGame> Engine<G> {
                     id,
                     stop,
                     progress,
+                    done,
                     handle,
                 });
             }
@@ -683,7 +697,9 @@ impl<G: EngineGame> Engine<G> {
 
     /// The outcome of the job if it has finished.
     pub fn poll(&mut self) -> Option<Outcome<G::Move>> {
-        if self.running.as_ref()?.handle.is_finished() {
+        let running = self.running.as_ref()?;
+        // Once `done` is raised the thread only has to return: joining it is immediate.
+        if running.done.load(Ordering::Acquire) || running.handle.is_finished() {
             self.wait()
         } else {
             None

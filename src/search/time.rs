@@ -57,12 +57,13 @@ fn min_option(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
 
 /// Latency of one move (process wake-up, pipes, protocol) kept in reserve for each move
 /// still to play on a clock: the last moves must not find the clock empty.
-const PER_MOVE_RESERVE: Duration = Duration::from_millis(8);
+const PER_MOVE_RESERVE: Duration = Duration::from_millis(15);
 
 /// A share of the clock: what is left (less a reserve for the latency of every move
 /// still to play) spread over the moves still to play, the last few (solved cheaply)
 /// excepted, plus most of the increment. The hard limit allows a few times that share
-/// for a hard iteration, but never more than a quarter of what is left.
+/// for a hard iteration, but never more than an eighth of what is left: on short clocks
+/// the overhead outside the search (scheduling, pipes) is what runs a clock out.
 fn clock_budget(clock: &Clock, moves_left: Option<u32>) -> Budget {
     let moves_left = clock.moves_to_go.or(moves_left).unwrap_or(30).clamp(1, 60);
     let reserve = safety_margin(clock.remaining) + PER_MOVE_RESERVE * moves_left;
@@ -74,8 +75,8 @@ fn clock_budget(clock: &Clock, moves_left: Option<u32>) -> Budget {
     };
     let increment = clock.increment.mul_f64(0.9);
     let share = (usable / moves + increment).min(usable);
-    let hard = (share * 3)
-        .min(usable / 4 + increment)
+    let hard = (share * 2)
+        .min(usable / 8 + increment)
         .min(usable)
         .max(share);
     Budget {

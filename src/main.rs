@@ -15,6 +15,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
        iago eval-match A B [OPTIONS]      in-process games between two evaluators
+       iago mill-eval-match A B [OPTIONS] Mill games between two evaluators
        iago fit-probcut --wthor DIR [OPTIONS]  fit the ProbCut parameters
        iago help
 
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Some("train") => cli::train::run(rest),
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
+        Some("mill-eval-match") => cli::mill_eval_match::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

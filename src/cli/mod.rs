@@ -7,6 +7,7 @@ pub mod engine;
 pub mod eval_match;
 pub mod fit_probcut;
 pub mod match_cmd;
+pub mod mill_eval_match;
 pub mod openings;
 pub mod perft;
 pub mod solve;

@@ -35,6 +35,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// Ends when the engine's stderr closes, that is when it has said its last words.
+    stderr_reader: thread::JoinHandle<()>,
 }
 
 impl EngineProcess {
@@ -64,7 +66,7 @@ impl EngineProcess {
         });
         let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr_tail);
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             let mut reader = BufReader::new(stderr);
             while let Some(line) = read_line_bounded(&mut reader) {
                 if let Ok(mut tail) = tail.lock() {
@@ -81,6 +83,7 @@ impl EngineProcess {
             stdin,
             lines,
             stderr_tail,
+            stderr_reader,
         })
     }
 
@@ -135,8 +138,12 @@ impl EngineProcess {
             Some(status) => format!("engine exited ({status})"),
             None => "engine closed its pipes".to_string(),
         };
-        // Give the stderr reader a moment to collect the last words.
-        thread::sleep(Duration::from_millis(20));
+        // Let the stderr reader collect the last words: it ends when stderr closes (unless
+        // a child of the engine still holds it open, hence the bound).
+        let start = Instant::now();
+        while !self.stderr_reader.is_finished() && start.elapsed() < Duration::from_millis(500) {
+            thread::sleep(Duration::from_millis(5));
+        }
         if let Ok(tail) = self.stderr_tail.lock()
             && !tail.is_empty()
         {

@@ -9,3 +9,4 @@ pub mod mill;
 pub mod othello;
 pub mod protocol;
 pub mod search;
+pub mod text;

@@ -176,13 +176,7 @@ fn parse_move_reply(reply: &str) -> Result<EngineMove, Fault> {
 
 /// A line cut for an error message.
 pub(crate) fn shorten(text: &str) -> String {
-    const LIMIT: usize = 60;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(LIMIT).collect();
-        format!("{cut}...")
-    }
+    crate::text::shorten(text, 60)
 }
 
 #[cfg(test)]

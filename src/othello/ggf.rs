@@ -377,13 +377,7 @@ fn parse_time_control(value: &str) -> Result<TimeControl, FormatError> {
 }
 
 fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(LIMIT).collect();
-        format!("{cut}...")
-    }
+    crate::text::shorten(text, 40)
 }
 
 #[cfg(test)]

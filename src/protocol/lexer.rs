@@ -197,13 +197,7 @@ pub fn seconds(text: &str) -> Option<std::time::Duration> {
 
 /// `text` cut for an error message.
 pub fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let cut: String = text.chars().take(LIMIT).collect();
-        format!("{cut}...")
-    }
+    crate::text::shorten(text, 40)
 }
 
 #[cfg(test)]

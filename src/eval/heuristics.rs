@@ -354,17 +354,13 @@ mod tests {
     #[test]
     fn start_position_is_even_for_symmetric_terms() {
         let start = Position::start();
-        for name in [
-            "discs",
-            "mobility",
-            "potential-mobility",
-            "stage-mobility",
-            "cowthello",
-            "stable",
-            "cowthello-safe",
-            "combined",
-            "kotlin",
-        ] {
+        let heuristics: Vec<&str> = crate::eval::OTHELLO_EVALUATORS
+            .iter()
+            .copied()
+            .filter(|name| Heuristic::by_name(name).is_some())
+            .collect();
+        assert_eq!(heuristics.len(), 9, "{heuristics:?}");
+        for name in heuristics {
             assert_eq!(score(name, &start), 0, "{name}");
         }
     }

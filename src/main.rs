@@ -12,6 +12,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago book build|learn|show|check ...  opening book tools
        iago bench [--depth N] [OPTIONS]   fixed-depth search signature and speed
        iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
+       iago label --wthor DIR --out FILE  score positions for training by search
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
        iago eval-match A B [OPTIONS]      in-process games between two evaluators
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Some("solve") => cli::solve::run(rest),
         Some("fit-probcut") => cli::fit_probcut::run(rest),
         Some("train") => cli::train::run(rest),
+        Some("label") => cli::label::run(rest),
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),

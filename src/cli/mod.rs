@@ -6,6 +6,7 @@ pub mod book;
 pub mod engine;
 pub mod eval_match;
 pub mod fit_probcut;
+pub mod label;
 pub mod match_cmd;
 pub mod mill_eval_match;
 pub mod openings;

@@ -7,16 +7,22 @@ use std::time::Instant;
 use iago::eval::Evaluator;
 use iago::eval::features::{DISCS_PER_STAGE, STAGES};
 use iago::eval::pattern::{PatternEval, PatternWeights};
-use iago::eval::train::{Labels, TrainConfig, fit, load_wthor};
+use iago::eval::train::{Dataset, Labels, TrainConfig, Trainer, fit, load_samples, load_wthor};
 use iago::othello::{DISC, Position};
 
-const HELP: &str = "usage: iago train --wthor DIR [--out FILE] [--game-step N] [--holdout N]
-                  [--epochs N] [--rate R] [--l2 X] [--seed N] [--labels MODE]
+const HELP: &str =
+    "usage: iago train [--wthor DIR] [--samples FILE ...] [--init WEIGHTS] [--out FILE]
+                  [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--seed N]
+                  [--labels MODE]
 
-Fits the pattern evaluation's weights on the WTHOR games in DIR and writes them to FILE
-(default src/eval/weights/patterns.bin, which the next build embeds). Positions of every
-N-th game are used (--game-step, default 1), every --holdout-th used game (default 10)
-is held out for testing. Prints the error per epoch and per stage, in discs.
+Fits the pattern evaluation's weights and writes them to FILE (default
+src/eval/weights/patterns.bin, which the next build embeds). The positions come from
+the WTHOR games in DIR, labelled with the games' scores, and from files of positions
+scored by iago's searches (`iago label`; --samples may be repeated). Positions of every
+N-th game are used (--game-step, default 1), every --holdout-th used game or record
+(default 10) is held out for testing. --init starts from a weight file (`embedded` for
+the weights in the binary) instead of zeros. Prints the error per epoch and per stage,
+in discs.
 Labels (src/eval/README.md): split (the game's theoretical score while at least its depth
 of empties remain, the final result after), theoretical (everywhere), blend (sliding
 from the theoretical score to the final result over the last moves).
@@ -32,6 +38,8 @@ fn number<T: std::str::FromStr>(name: &str, text: Option<&String>) -> Result<T, 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut config = TrainConfig::default();
     let mut wthor: Option<PathBuf> = None;
+    let mut samples: Vec<PathBuf> = Vec::new();
+    let mut init: Option<String> = None;
     let mut out = PathBuf::from("src/eval/weights/patterns.bin");
     let mut words = args.iter();
     while let Some(option) = words.next() {
@@ -44,6 +52,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 wthor = Some(PathBuf::from(words.next().ok_or("--wthor needs a value")?));
             }
             "--out" => out = PathBuf::from(words.next().ok_or("--out needs a value")?),
+            "--samples" => samples.push(PathBuf::from(
+                words.next().ok_or("--samples needs a value")?,
+            )),
+            "--init" => init = Some(words.next().ok_or("--init needs a value")?.clone()),
             "--game-step" => config.game_step = number("--game-step", words.next())?,
             "--holdout" => config.holdout_every = number("--holdout", words.next())?,
             "--epochs" => config.epochs = number("--epochs", words.next())?,
@@ -59,7 +71,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             other => return Err(format!("train: unknown option {other:?}\n{HELP}")),
         }
     }
-    let wthor = wthor.ok_or_else(|| format!("train: --wthor DIR is required\n{HELP}"))?;
+    if wthor.is_none() && samples.is_empty() {
+        return Err(format!("train: give --wthor DIR or --samples FILE\n{HELP}"));
+    }
     if config.game_step == 0 || config.holdout_every < 2 {
         return Err("train: --game-step must be at least 1 and --holdout at least 2".into());
     }
@@ -67,21 +81,50 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err("train: --rate must be positive and --l2 not negative".into());
     }
     let start = Instant::now();
-    let data = load_wthor(&wthor, &config)?;
-    println!(
-        "data: {} games from {}, {} training positions, {} held out ({:.1} s)",
-        data.games,
-        wthor.display(),
-        data.train.len(),
-        data.test.len(),
-        start.elapsed().as_secs_f64()
-    );
-    println!("config: {config:?}");
-    let mut trainer = fit(&data, &config, &mut |epoch, train, test, seconds| {
+    let mut data = Dataset::default();
+    if let Some(wthor) = &wthor {
+        let games = load_wthor(wthor, &config)?;
         println!(
-            "epoch {epoch:2}: rmse train {train:.3} held-out {test:.3} discs ({seconds:.0} s)"
+            "data: {} games from {}, {} training positions, {} held out ({:.1} s)",
+            games.games,
+            wthor.display(),
+            games.train.len(),
+            games.test.len(),
+            start.elapsed().as_secs_f64()
         );
-    });
+        data.extend(games);
+    }
+    for path in &samples {
+        let scored = load_samples(path, config.holdout_every)?;
+        println!(
+            "data: {} training positions and {} held out from {}",
+            scored.train.len(),
+            scored.test.len(),
+            path.display()
+        );
+        data.extend(scored);
+    }
+    println!("config: {config:?}");
+    let initial = match init.as_deref() {
+        None => Trainer::new(),
+        Some("embedded") => Trainer::from_weights(PatternWeights::embedded()?),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Trainer::from_weights(
+                &PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?,
+            )
+        }
+    };
+    let mut trainer = fit(
+        initial,
+        &data,
+        &config,
+        &mut |epoch, train, test, seconds| {
+            println!(
+                "epoch {epoch:2}: rmse train {train:.3} held-out {test:.3} discs ({seconds:.0} s)"
+            );
+        },
+    );
     let train_errors = trainer.errors(&data.train);
     let test_errors = trainer.errors(&data.test);
     let weights = PatternWeights::from_values(&trainer.values())?;

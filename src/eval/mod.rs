@@ -5,6 +5,7 @@
 
 pub mod features;
 pub mod heuristics;
+pub mod label;
 pub mod pattern;
 pub mod train;
 

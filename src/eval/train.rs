@@ -11,6 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::features::{self, Layout, STAGES};
+use super::pattern::PatternWeights;
 use crate::game::Color;
 use crate::othello::Position;
 use crate::othello::wthor::parse_wthor;
@@ -20,8 +21,8 @@ use crate::othello::wthor::parse_wthor;
 pub struct Sample {
     pub player: u64,
     pub opponent: u64,
-    /// Disc difference for the side to move.
-    pub label: i8,
+    /// Disc difference for the side to move (a game result, or a search's value).
+    pub label: f32,
 }
 
 impl Sample {
@@ -167,7 +168,7 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
                 target.push(Sample {
                     player: pos.player,
                     opponent: pos.opponent,
-                    label: label.clamp(-64, 64) as i8,
+                    label: label.clamp(-64, 64) as f32,
                 });
                 match pos.try_play(mv) {
                     Some(next) => pos = next,
@@ -177,6 +178,36 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
         }
     }
     Ok(data)
+}
+
+/// Reads positions scored by `iago label` (see [`super::label`]); every
+/// `holdout_every`-th record is held out.
+pub fn load_samples(path: &Path, holdout_every: usize) -> Result<Dataset, String> {
+    let records = super::label::read(path)?;
+    let holdout = holdout_every.max(2);
+    let mut data = Dataset::default();
+    for (i, record) in records.iter().enumerate() {
+        let sample = Sample {
+            player: record.player,
+            opponent: record.opponent,
+            label: f32::from(record.score) / crate::othello::DISC as f32,
+        };
+        if (i + 1).is_multiple_of(holdout) {
+            data.test.push(sample);
+        } else {
+            data.train.push(sample);
+        }
+    }
+    Ok(data)
+}
+
+impl Dataset {
+    /// Adds another set's positions (training to training, held-out to held-out).
+    pub fn extend(&mut self, other: Dataset) {
+        self.train.extend(other.train);
+        self.test.extend(other.test);
+        self.games += other.games;
+    }
 }
 
 /// Root mean squared error per stage, and the sample count per stage.
@@ -212,6 +243,7 @@ impl Default for Trainer {
 }
 
 impl Trainer {
+    /// A trainer starting from zero weights.
     pub fn new() -> Trainer {
         let layout = features::layout();
         Trainer {
@@ -219,6 +251,22 @@ impl Trainer {
             weights: vec![0.0; layout.stage_len as usize * STAGES],
             scratch: vec![0; layout.active()],
         }
+    }
+
+    /// A trainer starting from `weights` (to refine them on new data: configurations
+    /// the data never shows keep their values).
+    pub fn from_weights(weights: &PatternWeights) -> Trainer {
+        let mut trainer = Trainer::new();
+        let len = trainer.layout.stage_len as usize;
+        for stage in 0..STAGES {
+            let values = weights.stage(stage);
+            for (i, &value) in values.iter().enumerate() {
+                // Tied slots hold equal values; the canonical one is the one trained.
+                let tied = trainer.layout.canonical[i] as usize;
+                trainer.weights[stage * len + tied] = f32::from(value) / 100.0;
+            }
+        }
+        trainer
     }
 
     /// Fills the scratch with the weight slots of `sample` and returns its stage.
@@ -242,7 +290,7 @@ impl Trainer {
         for &i in order {
             let sample = samples[i as usize];
             self.slots(&sample);
-            let error = f32::from(sample.label) - self.predict();
+            let error = sample.label - self.predict();
             for k in 0..self.scratch.len() {
                 let w = &mut self.weights[self.scratch[k] as usize];
                 *w += rate * (error - l2 * *w);
@@ -302,12 +350,12 @@ impl Shuffler {
 /// Fits the weights, calling `progress(epoch, train rmse, test rmse, seconds)` after each
 /// epoch; returns the trainer with the weights of the best held-out epoch's end.
 pub fn fit(
+    mut trainer: Trainer,
     data: &Dataset,
     config: &TrainConfig,
     progress: &mut dyn FnMut(usize, f64, f64, f64),
 ) -> Trainer {
     let start = Instant::now();
-    let mut trainer = Trainer::new();
     let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
     let mut shuffler = Shuffler(config.seed);
     let mut best: Option<(f64, Vec<f32>)> = None;
@@ -354,7 +402,7 @@ mod tests {
             out.push(Sample {
                 player: pos.player,
                 opponent: pos.opponent,
-                label: (8 * (corners(pos.player) - corners(pos.opponent))) as i8,
+                label: (8 * (corners(pos.player) - corners(pos.opponent))) as f32,
             });
         }
         out
@@ -375,7 +423,7 @@ mod tests {
             learning_rate: 0.01,
             ..TrainConfig::default()
         };
-        let mut trainer = fit(&data, &config, &mut |_, _, _, _| {});
+        let mut trainer = fit(Trainer::new(), &data, &config, &mut |_, _, _, _| {});
         let after = trainer.errors(&data.train).overall();
         assert!(initial > 1.0, "the target is not trivial: {initial}");
         assert!(after < initial * 0.5, "training error {after} vs {initial}");
@@ -424,7 +472,7 @@ mod tests {
         assert_eq!(data.games, 1);
         // All positions have more than 24 empties: the theoretical +8 for Black, -8 for
         // White, alternating from Black's first move.
-        let labels: Vec<i8> = data.train.iter().map(|s| s.label).collect();
-        assert_eq!(labels, vec![8, -8, 8, -8]);
+        let labels: Vec<f32> = data.train.iter().map(|s| s.label).collect();
+        assert_eq!(labels, vec![8.0, -8.0, 8.0, -8.0]);
     }
 }

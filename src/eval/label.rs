@@ -1,0 +1,298 @@
+//! Training labels from iago's own searches: positions scored by an exact solve where
+//! the solver can afford it, by a fixed-depth search elsewhere.
+//!
+//! Human game results are noisy labels (every later mistake of either player moves
+//! them); a search is a far better estimate of a position's value, and an exact solve is
+//! the value itself. `iago label` writes the scored positions to a file that `iago train
+//! --samples` fits on (see `src/eval/README.md`).
+//!
+//! File format, little-endian: the magic `IAGOLBL1`, the record count (u64), then per
+//! record the side to move's discs (u64), the opponent's (u64), the score for the side
+//! to move in hundredths of a disc (i16) and the search depth (u8; [`EXACT_DEPTH`] for
+//! an exact solve). Files are written to a temporary name and renamed, so an
+//! interrupted run never leaves a truncated file behind.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use super::othello_evaluator;
+use crate::game::Color;
+use crate::othello::Position;
+use crate::search::{Confidence, Limits, Searcher};
+
+const MAGIC: &[u8; 8] = b"IAGOLBL1";
+const RECORD: usize = 19;
+
+/// The depth recorded for an exact solve.
+pub const EXACT_DEPTH: u8 = u8::MAX;
+
+/// One scored position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Labelled {
+    pub player: u64,
+    pub opponent: u64,
+    /// The value for the side to move, in hundredths of a disc.
+    pub score: i16,
+    /// The search depth behind the score, [`EXACT_DEPTH`] for an exact solve.
+    pub depth: u8,
+}
+
+impl Labelled {
+    pub fn position(&self) -> Position {
+        Position {
+            player: self.player,
+            opponent: self.opponent,
+            side: Color::Black,
+        }
+    }
+}
+
+/// How positions are scored.
+#[derive(Clone, Debug)]
+pub struct LabelConfig {
+    /// Positions with at most this many empties are solved exactly.
+    pub exact_empties: u32,
+    /// The depth of the search for the other positions.
+    pub depth: u32,
+    /// Worker threads, each with its own searcher.
+    pub threads: usize,
+    /// The evaluator of the searches (a name for [`othello_evaluator`]).
+    pub eval: String,
+    /// Transposition table per thread, MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for LabelConfig {
+    fn default() -> Self {
+        LabelConfig {
+            exact_empties: 18,
+            depth: 8,
+            threads: 1,
+            eval: "default".into(),
+            hash_mb: 16,
+        }
+    }
+}
+
+/// Scores `positions` (none may be over), in order. Deterministic: each thread takes
+/// every `threads`-th position and searches it from cleared tables. `progress(done)` is
+/// called from the workers now and then.
+pub fn label_positions(
+    positions: &[Position],
+    config: &LabelConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Labelled>, String> {
+    let threads = config.threads.max(1);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let mut parts: Vec<Result<Vec<Labelled>, String>> = Vec::new();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let done = &done;
+                scope.spawn(move || -> Result<Vec<Labelled>, String> {
+                    let mut searcher = Searcher::new(othello_evaluator(&config.eval)?);
+                    searcher.set_hash_mb(config.hash_mb);
+                    searcher.allocate_tables();
+                    let stop = AtomicBool::new(false);
+                    let mut out = Vec::new();
+                    for pos in positions.iter().skip(t).step_by(threads) {
+                        out.push(label_one(&mut searcher, &stop, pos, config));
+                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if n.is_multiple_of(1000) {
+                            progress(n);
+                        }
+                    }
+                    Ok(out)
+                })
+            })
+            .collect();
+        parts = workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a labelling thread panicked".into()))
+            })
+            .collect();
+    });
+    let parts: Vec<Vec<Labelled>> = parts.into_iter().collect::<Result<_, _>>()?;
+    // Back into the input order: position i went to thread i % threads.
+    let mut iters: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
+    let mut out = Vec::with_capacity(positions.len());
+    for i in 0..positions.len() {
+        if let Some(labelled) = iters[i % threads].next() {
+            out.push(labelled);
+        }
+    }
+    Ok(out)
+}
+
+fn label_one(
+    searcher: &mut Searcher<Position>,
+    stop: &AtomicBool,
+    pos: &Position,
+    config: &LabelConfig,
+) -> Labelled {
+    searcher.clear();
+    let exact = pos.empty_count() <= config.exact_empties;
+    let limits = Limits {
+        depth: Some(if exact { 64 } else { config.depth }),
+        ..Limits::default()
+    };
+    let report = searcher.search(pos, &limits, stop, &mut |_| {});
+    let depth = if report.confidence == Confidence::Exact {
+        EXACT_DEPTH
+    } else {
+        report.depth.min(u32::from(EXACT_DEPTH) - 1) as u8
+    };
+    Labelled {
+        player: pos.player,
+        opponent: pos.opponent,
+        score: report.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+        depth,
+    }
+}
+
+/// The file bytes of `records`.
+pub fn encode(records: &[Labelled]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + records.len() * RECORD);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    for r in records {
+        out.extend_from_slice(&r.player.to_le_bytes());
+        out.extend_from_slice(&r.opponent.to_le_bytes());
+        out.extend_from_slice(&r.score.to_le_bytes());
+        out.push(r.depth);
+    }
+    out
+}
+
+/// Reads file bytes written by [`encode`], checking every record's position.
+pub fn decode(bytes: &[u8]) -> Result<Vec<Labelled>, String> {
+    let header = bytes
+        .get(..16)
+        .ok_or("label file: shorter than its header")?;
+    if &header[..8] != MAGIC {
+        return Err("label file: not an IAGOLBL1 file".into());
+    }
+    let mut count = [0u8; 8];
+    count.copy_from_slice(&header[8..16]);
+    let count = u64::from_le_bytes(count);
+    let body = &bytes[16..];
+    if body.len() as u64 != count.saturating_mul(RECORD as u64) {
+        return Err(format!(
+            "label file: {count} records announced, {} bytes of records",
+            body.len()
+        ));
+    }
+    body.chunks_exact(RECORD)
+        .enumerate()
+        .map(|(i, chunk)| {
+            let word = |at: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&chunk[at..at + 8]);
+                u64::from_le_bytes(b)
+            };
+            let (player, opponent) = (word(0), word(8));
+            if player & opponent != 0 {
+                return Err(format!("label file: record {i} has overlapping discs"));
+            }
+            Ok(Labelled {
+                player,
+                opponent,
+                score: i16::from_le_bytes([chunk[16], chunk[17]]),
+                depth: chunk[18],
+            })
+        })
+        .collect()
+}
+
+/// Reads a label file.
+pub fn read(path: &Path) -> Result<Vec<Labelled>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes a label file crash-safely: a temporary file beside it, synced, then renamed.
+pub fn write(path: &Path, records: &[Labelled]) -> Result<(), String> {
+    let temp = path.with_extension("tmp");
+    let fail = |e: std::io::Error| format!("{}: {e}", temp.display());
+    let mut file = std::fs::File::create(&temp).map_err(fail)?;
+    file.write_all(&encode(records)).map_err(fail)?;
+    file.sync_all().map_err(fail)?;
+    drop(file);
+    std::fs::rename(&temp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_round_trip_and_damage_is_an_error() {
+        let records = vec![
+            Labelled {
+                player: 0x0000_0008_1000_0000,
+                opponent: 0x0000_0010_0800_0000,
+                score: -250,
+                depth: 8,
+            },
+            Labelled {
+                player: 1,
+                opponent: 2,
+                score: 6400,
+                depth: EXACT_DEPTH,
+            },
+        ];
+        let bytes = encode(&records);
+        assert_eq!(decode(&bytes).unwrap(), records);
+        assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+        assert!(decode(b"IAGOLBL2\0\0\0\0\0\0\0\0").is_err());
+        let mut overlapping = bytes.clone();
+        overlapping[16] = 3;
+        overlapping[24] = 1;
+        assert!(decode(&overlapping).is_err());
+    }
+
+    #[test]
+    fn small_positions_are_solved_exactly_and_threads_do_not_change_labels() {
+        // A line of the first legal move each time, then every position from 14 empties.
+        let mut pos = Position::start();
+        let mut positions = Vec::new();
+        while !pos.has_no_move() {
+            if pos.empty_count() <= 14 {
+                positions.push(pos);
+            }
+            pos = pos.play_square(pos.moves().trailing_zeros());
+        }
+        let config = LabelConfig {
+            exact_empties: 10,
+            depth: 4,
+            hash_mb: 1,
+            ..LabelConfig::default()
+        };
+        let one = label_positions(&positions, &config, &|_| {}).unwrap();
+        let two = label_positions(
+            &positions,
+            &LabelConfig {
+                threads: 2,
+                ..config.clone()
+            },
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.len(), positions.len());
+        for (labelled, pos) in one.iter().zip(&positions) {
+            assert_eq!(
+                (labelled.player, labelled.opponent),
+                (pos.player, pos.opponent)
+            );
+            let exact = pos.empty_count() <= 10;
+            assert_eq!(labelled.depth == EXACT_DEPTH, exact, "{pos:?}");
+            if exact {
+                assert_eq!(labelled.score % crate::othello::DISC as i16, 0);
+            }
+        }
+    }
+}

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use iago::eval::label::{self, EXACT_DEPTH, LabelConfig};
+use iago::eval::train::Labels;
+use iago::game::Color;
 use iago::othello::Position;
 use iago::othello::position::mix64;
 use iago::othello::wthor::{WthorGame, read_wthor_dir};
@@ -13,14 +15,22 @@ const HELP: &str = "usage: iago label --wthor DIR --out FILE [OPTIONS]
 
 Takes positions from the WTHOR games in DIR, scores each with iago's search and writes
 them to FILE (the format is in src/eval/label.rs), for `iago train --samples FILE`.
+Each record also keeps what its game says of the position (for WTHOR games the
+theoretical score down to 24 empties and the final result after; for self-play games
+the final result), which training may blend in (`iago train --game-weight`).
 Positions with at most --exact-empties empties are solved exactly, the others searched
 --depth plies deep. Games are spread evenly over the database; from each, --per-game
 positions with between --min-empties and --max-empties empties are taken (a seeded
 choice). The labels are the same for any number of threads.
 
 Options:
-  --games N           games to take positions from (default 10000)
-  --per-game K        positions per game (default 4)
+  --games N           WTHOR games to take positions from (default 10000)
+  --selfplay N        also N games of iago against itself (default 0): random first
+                      moves, then searches of --selfplay-depth plies choosing among
+                      moves within two discs of the best
+  --selfplay-depth D  (default 4)
+  --random-plies R    random first moves of the self-play games (default 10)
+  --per-game K        positions per game (default 4; 0 for all)
   --min-empties A     (default 4)
   --max-empties B     (default 56)
   --exact-empties E   solve exactly at E empties or fewer (default 18)
@@ -34,6 +44,9 @@ struct Options {
     wthor: PathBuf,
     out: PathBuf,
     games: usize,
+    selfplay: usize,
+    selfplay_depth: u32,
+    random_plies: u32,
     per_game: usize,
     min_empties: u32,
     max_empties: u32,
@@ -48,6 +61,9 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         wthor: PathBuf::new(),
         out: PathBuf::new(),
         games: 10_000,
+        selfplay: 0,
+        selfplay_depth: 4,
+        random_plies: 10,
         per_game: 4,
         min_empties: 4,
         max_empties: 56,
@@ -75,6 +91,9 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             "--out" => out = Some(PathBuf::from(value()?)),
             "--games" => options.games = number(option, value()?)?,
             "--per-game" => options.per_game = number(option, value()?)?,
+            "--selfplay" => options.selfplay = number(option, value()?)?,
+            "--selfplay-depth" => options.selfplay_depth = number(option, value()?)?,
+            "--random-plies" => options.random_plies = number(option, value()?)?,
             "--min-empties" => options.min_empties = number(option, value()?)?,
             "--max-empties" => options.max_empties = number(option, value()?)?,
             "--exact-empties" => options.config.exact_empties = number(option, value()?)?,
@@ -96,13 +115,40 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(options))
 }
 
-/// The positions of `game` (in order), each with the side to move able to move.
-fn playable_positions(game: &WthorGame) -> Vec<Position> {
+/// The depth of the theoretical score in WTHOR files (byte 14 of every file header of
+/// the database).
+const WTHOR_THEORETICAL_DEPTH: u32 = 24;
+
+/// A position and what its game says of it (discs for the side to move).
+type Candidate = (Position, Option<i8>);
+
+/// For the side to move: `black` or its negation.
+fn for_mover(pos: &Position, black: i32) -> i8 {
+    let value = if pos.side == Color::Black {
+        black
+    } else {
+        -black
+    };
+    value.clamp(-64, 64) as i8
+}
+
+/// The positions of `game` (in order), each with the side to move able to move, with
+/// the game's label: the theoretical score while at least its depth of empties remain,
+/// the final result after (as `iago train --labels split`).
+fn playable_positions(game: &WthorGame) -> Vec<Candidate> {
     let mut out = Vec::new();
     let mut pos = Position::start();
+    let final_black = 2 * i32::from(game.black_discs) - 64;
+    let theoretical_black = 2 * i32::from(game.theoretical_black) - 64;
     for &mv in &game.moves {
         if !pos.has_no_move() {
-            out.push(pos);
+            let black = Labels::Split.black_label(
+                pos.empty_count(),
+                WTHOR_THEORETICAL_DEPTH,
+                theoretical_black,
+                final_black,
+            );
+            out.push((pos, Some(for_mover(&pos, black))));
         }
         match pos.try_play(mv) {
             Some(next) => pos = next,
@@ -112,15 +158,19 @@ fn playable_positions(game: &WthorGame) -> Vec<Position> {
     out
 }
 
-/// The sampled positions: `per_game` from each chosen game, empties in range.
-fn sample(games: &[WthorGame], options: &Options) -> Vec<Position> {
-    let step = (games.len() / options.games.max(1)).max(1);
+/// The sampled positions: `per_game` from each game (all if 0), empties in range.
+fn sample(games: &[Vec<Candidate>], options: &Options) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for (n, game) in games.iter().step_by(step).take(options.games).enumerate() {
-        let mut candidates: Vec<Position> = playable_positions(game)
-            .into_iter()
-            .filter(|p| (options.min_empties..=options.max_empties).contains(&p.empty_count()))
+    for (n, game) in games.iter().enumerate() {
+        let mut candidates: Vec<Candidate> = game
+            .iter()
+            .copied()
+            .filter(|(p, _)| (options.min_empties..=options.max_empties).contains(&p.empty_count()))
             .collect();
+        if options.per_game == 0 {
+            out.extend(candidates);
+            continue;
+        }
         let mut state = mix64(options.seed ^ mix64(n as u64 + 1));
         for _ in 0..options.per_game.min(candidates.len()) {
             state = mix64(state);
@@ -137,14 +187,35 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Ok(());
     };
     let start = Instant::now();
-    let games = read_wthor_dir(&options.wthor).map_err(|e| e.to_string())?;
-    let positions = sample(&games, &options);
+    let wthor = read_wthor_dir(&options.wthor).map_err(|e| e.to_string())?;
+    let step = (wthor.len() / options.games.max(1)).max(1);
+    let mut games: Vec<Vec<Candidate>> = wthor
+        .iter()
+        .step_by(step)
+        .take(options.games)
+        .map(playable_positions)
+        .collect();
+    let from_wthor = games.len();
+    let selfplay = label::selfplay_games(
+        options.selfplay,
+        options.selfplay_depth,
+        options.random_plies,
+        options.seed,
+    )?;
+    games.extend(selfplay.iter().map(|game| {
+        game.positions
+            .iter()
+            .map(|pos| (*pos, Some(for_mover(pos, game.black_result))))
+            .collect()
+    }));
+    let candidates = sample(&games, &options);
+    let positions: Vec<Position> = candidates.iter().map(|(pos, _)| *pos).collect();
     let total = positions.len();
     println!(
-        "label: {total} positions from {} of {} games; exact at {} empties or fewer, depth {} \
-         elsewhere; {} threads; evaluator {}",
-        options.games.min(games.len()),
-        games.len(),
+        "label: {total} positions from {from_wthor} of {} WTHOR games and {} self-play games; \
+         exact at {} empties or fewer, depth {} elsewhere; {} threads; evaluator {}",
+        wthor.len(),
+        options.selfplay,
         options.config.exact_empties,
         options.config.depth,
         options.config.threads,
@@ -157,7 +228,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             seconds / done as f64 * (total - done) as f64
         );
     };
-    let records = label::label_positions(&positions, &options.config, &progress)?;
+    let mut records = label::label_positions(&positions, &options.config, &progress)?;
+    for (record, (_, game)) in records.iter_mut().zip(&candidates) {
+        record.game = *game;
+    }
     label::write(&options.out, &records)?;
     let exact = records.iter().filter(|r| r.depth == EXACT_DEPTH).count();
     println!(

@@ -13,7 +13,7 @@ use iago::othello::{DISC, Position};
 const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--init WEIGHTS] [--out FILE]
                   [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--seed N]
-                  [--labels MODE]
+                  [--labels MODE] [--game-weight W]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
 src/eval/weights/patterns.bin, which the next build embeds). The positions come from
@@ -21,8 +21,9 @@ the WTHOR games in DIR, labelled with the games' scores, and from files of posit
 scored by iago's searches (`iago label`; --samples may be repeated). Positions of every
 N-th game are used (--game-step, default 1), every --holdout-th used game or record
 (default 10) is held out for testing. --init starts from a weight file (`embedded` for
-the weights in the binary) instead of zeros. Prints the error per epoch and per stage,
-in discs.
+the weights in the binary) instead of zeros. --game-weight W (0 to 1, default 0) blends
+into each scored position's label what its game says of it (result or theoretical
+score) with weight W. Prints the error per epoch and per stage, in discs.
 Labels (src/eval/README.md): split (the game's theoretical score while at least its depth
 of empties remain, the final result after), theoretical (everywhere), blend (sliding
 from the theoretical score to the final result over the last moves).
@@ -40,6 +41,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut wthor: Option<PathBuf> = None;
     let mut samples: Vec<PathBuf> = Vec::new();
     let mut init: Option<String> = None;
+    let mut game_weight = 0.0f32;
     let mut out = PathBuf::from("src/eval/weights/patterns.bin");
     let mut words = args.iter();
     while let Some(option) = words.next() {
@@ -56,6 +58,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 words.next().ok_or("--samples needs a value")?,
             )),
             "--init" => init = Some(words.next().ok_or("--init needs a value")?.clone()),
+            "--game-weight" => game_weight = number("--game-weight", words.next())?,
             "--game-step" => config.game_step = number("--game-step", words.next())?,
             "--holdout" => config.holdout_every = number("--holdout", words.next())?,
             "--epochs" => config.epochs = number("--epochs", words.next())?,
@@ -70,6 +73,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             other => return Err(format!("train: unknown option {other:?}\n{HELP}")),
         }
+    }
+    if !(0.0..=1.0).contains(&game_weight) {
+        return Err("train: --game-weight must be between 0 and 1".into());
     }
     if wthor.is_none() && samples.is_empty() {
         return Err(format!("train: give --wthor DIR or --samples FILE\n{HELP}"));
@@ -95,7 +101,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         data.extend(games);
     }
     for path in &samples {
-        let scored = load_samples(path, config.holdout_every)?;
+        let scored = load_samples(path, config.holdout_every, game_weight)?;
         println!(
             "data: {} training positions and {} held out from {}",
             scored.train.len(),

@@ -8,8 +8,9 @@
 //!
 //! File format, little-endian: the magic `IAGOLBL1`, the record count (u64), then per
 //! record the side to move's discs (u64), the opponent's (u64), the score for the side
-//! to move in hundredths of a disc (i16) and the search depth (u8; [`EXACT_DEPTH`] for
-//! an exact solve). Files are written to a temporary name and renamed, so an
+//! to move in hundredths of a disc (i16), the search depth (u8; [`EXACT_DEPTH`] for
+//! an exact solve) and the label the game itself gives the position, in discs for the
+//! side to move (i8; `i8::MIN` for none), so that training can blend the two. Files are written to a temporary name and renamed, so an
 //! interrupted run never leaves a truncated file behind.
 
 use std::io::Write as _;
@@ -22,7 +23,8 @@ use crate::othello::Position;
 use crate::search::{Confidence, Limits, Searcher};
 
 const MAGIC: &[u8; 8] = b"IAGOLBL1";
-const RECORD: usize = 19;
+const RECORD: usize = 20;
+const NO_GAME_LABEL: i8 = i8::MIN;
 
 /// The depth recorded for an exact solve.
 pub const EXACT_DEPTH: u8 = u8::MAX;
@@ -36,6 +38,9 @@ pub struct Labelled {
     pub score: i16,
     /// The search depth behind the score, [`EXACT_DEPTH`] for an exact solve.
     pub depth: u8,
+    /// What the game the position comes from says of it (its result or theoretical
+    /// score, in discs for the side to move), if known.
+    pub game: Option<i8>,
 }
 
 impl Labelled {
@@ -150,7 +155,79 @@ fn label_one(
         opponent: pos.opponent,
         score: report.score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
         depth,
+        game: None,
     }
+}
+
+/// A game of iago against itself: its positions in order (those where the side to move
+/// must pass left out) and Black's final disc difference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelfPlayGame {
+    pub positions: Vec<Position>,
+    pub black_result: i32,
+}
+
+/// `games` games of iago against itself, for training positions unlike human play:
+/// each game opens with `random_plies` uniformly random moves, then both sides search
+/// `depth` plies and pick at random among the moves within two discs of the best.
+/// Deterministic for a given `seed`.
+pub fn selfplay_games(
+    games: usize,
+    depth: u32,
+    random_plies: u32,
+    seed: u64,
+) -> Result<Vec<SelfPlayGame>, String> {
+    use crate::game::Game;
+    use crate::othello::position::mix64;
+    use crate::search::Variety;
+    let mut searcher = Searcher::new(othello_evaluator("default")?);
+    searcher.set_hash_mb(16);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut out = Vec::with_capacity(games);
+    for game in 0..games {
+        let mut state = mix64(seed ^ mix64(game as u64 + 1));
+        searcher.clear();
+        let mut pos = Position::start();
+        let mut positions = Vec::new();
+        let mut ply = 0;
+        loop {
+            let moves = pos.legal_moves();
+            let moves = moves.as_ref();
+            if moves.is_empty() {
+                break;
+            }
+            if !pos.has_no_move() {
+                positions.push(pos);
+            }
+            state = mix64(state);
+            let mv = if ply < random_plies || moves.len() == 1 {
+                moves[(state % moves.len() as u64) as usize]
+            } else {
+                searcher.set_variety(Some(Variety {
+                    tolerance: 2 * crate::othello::DISC,
+                    seed: state,
+                }));
+                let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
+                report.best_move.unwrap_or(moves[0])
+            };
+            pos = pos.play(mv);
+            ply += 1;
+        }
+        let result = pos.final_disc_difference();
+        out.push(SelfPlayGame {
+            positions,
+            black_result: if pos.side == Color::Black {
+                result
+            } else {
+                -result
+            },
+        });
+    }
+    Ok(out)
 }
 
 /// The file bytes of `records`.
@@ -163,6 +240,7 @@ pub fn encode(records: &[Labelled]) -> Vec<u8> {
         out.extend_from_slice(&r.opponent.to_le_bytes());
         out.extend_from_slice(&r.score.to_le_bytes());
         out.push(r.depth);
+        out.push(r.game.unwrap_or(NO_GAME_LABEL) as u8);
     }
     out
 }
@@ -202,6 +280,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Labelled>, String> {
                 opponent,
                 score: i16::from_le_bytes([chunk[16], chunk[17]]),
                 depth: chunk[18],
+                game: Some(chunk[19] as i8).filter(|&g| g != NO_GAME_LABEL),
             })
         })
         .collect()
@@ -236,12 +315,14 @@ mod tests {
                 opponent: 0x0000_0010_0800_0000,
                 score: -250,
                 depth: 8,
+                game: Some(-12),
             },
             Labelled {
                 player: 1,
                 opponent: 2,
                 score: 6400,
                 depth: EXACT_DEPTH,
+                game: None,
             },
         ];
         let bytes = encode(&records);
@@ -293,6 +374,24 @@ mod tests {
             if exact {
                 assert_eq!(labelled.score % crate::othello::DISC as i16, 0);
             }
+        }
+    }
+
+    #[test]
+    fn selfplay_games_are_repeatable_and_varied() {
+        let a = selfplay_games(3, 2, 4, 9).unwrap();
+        assert_eq!(a, selfplay_games(3, 2, 4, 9).unwrap());
+        assert_ne!(a[0], a[1], "games differ");
+        for game in &a {
+            let positions = &game.positions;
+            assert_eq!(positions[0], Position::start());
+            assert!(
+                positions.len() > 40,
+                "to the end: {} positions",
+                positions.len()
+            );
+            assert!(positions.iter().all(|p| !p.has_no_move()));
+            assert!(game.black_result.abs() <= 64);
         }
     }
 }

@@ -66,7 +66,7 @@ impl Labels {
     }
 
     /// Black's label for a position with `empties` empty squares.
-    fn black_label(self, empties: u32, depth: u32, theoretical: i32, final_result: i32) -> i32 {
+    pub fn black_label(self, empties: u32, depth: u32, theoretical: i32, final_result: i32) -> i32 {
         if depth == 0 {
             return final_result;
         }
@@ -181,16 +181,26 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
 }
 
 /// Reads positions scored by `iago label` (see [`super::label`]); every
-/// `holdout_every`-th record is held out.
-pub fn load_samples(path: &Path, holdout_every: usize) -> Result<Dataset, String> {
+/// `holdout_every`-th record is held out. A record's label is its search score, blended
+/// with what its game says of it (where known) at `game_weight` (0 to 1).
+pub fn load_samples(
+    path: &Path,
+    holdout_every: usize,
+    game_weight: f32,
+) -> Result<Dataset, String> {
     let records = super::label::read(path)?;
     let holdout = holdout_every.max(2);
     let mut data = Dataset::default();
     for (i, record) in records.iter().enumerate() {
+        let searched = f32::from(record.score) / crate::othello::DISC as f32;
+        let label = match record.game {
+            Some(game) => searched + game_weight * (f32::from(game) - searched),
+            None => searched,
+        };
         let sample = Sample {
             player: record.player,
             opponent: record.opponent,
-            label: f32::from(record.score) / crate::othello::DISC as f32,
+            label,
         };
         if (i + 1).is_multiple_of(holdout) {
             data.test.push(sample);

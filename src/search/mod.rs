@@ -276,6 +276,9 @@ impl<G: Game> Searcher<G> {
         let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
         let selective = self.selective;
         let mut step = None;
+        // Midgame scores by depth: the evaluation swings between odd and even depths,
+        // so the window is centred on the last score of the same parity.
+        let mut midgame_scores: Vec<Score> = Vec::new();
         loop {
             step = match (step, empties) {
                 (None, _) => Some(Step::Midgame(1)),
@@ -307,7 +310,14 @@ impl<G: Game> Searcher<G> {
                 Step::Selective(level) => Some(level),
                 _ => None,
             };
-            let outcome = aspiration_search(&mut run, pos, &mut ordered, depth, best.score);
+            let guess = match current {
+                Step::Midgame(depth) if depth >= 3 => midgame_scores
+                    .get(depth as usize - 3)
+                    .copied()
+                    .unwrap_or(best.score),
+                _ => best.score,
+            };
+            let outcome = aspiration_search(&mut run, pos, &mut ordered, depth, guess);
             if run.watch.aborted {
                 // A move that proved better than the last iteration's best is kept.
                 if let Some(mv) = outcome.best
@@ -335,6 +345,10 @@ impl<G: Game> Searcher<G> {
             };
             best.nodes = run.watch.nodes;
             best.elapsed = start.elapsed();
+            if let Step::Midgame(depth) = current {
+                midgame_scores.resize(depth as usize, best.score);
+                midgame_scores[depth as usize - 1] = best.score;
+            }
             log::debug!(
                 "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
                 best.score,

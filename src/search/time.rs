@@ -17,6 +17,9 @@ pub struct Budget {
     pub soft: Option<Duration>,
     /// The search is aborted at this point.
     pub hard: Option<Duration>,
+    /// Time not used now is lost (a fixed time per move): iterate until the hard limit,
+    /// since even an unfinished iteration may find a better move.
+    pub spend_all: bool,
 }
 
 /// Time kept back from any limit: a fixed part for process and pipe latency, and a part
@@ -34,8 +37,9 @@ pub fn budget(limits: &Limits, moves_left: Option<u32>) -> Budget {
     if let Some(movetime) = limits.movetime {
         let hard = movetime.saturating_sub(safety_margin(movetime));
         result = Budget {
-            soft: Some(hard / 2),
+            soft: Some(hard),
             hard: Some(hard),
+            spend_all: true,
         };
     }
     if let Some(clock) = limits.clock {
@@ -43,6 +47,7 @@ pub fn budget(limits: &Limits, moves_left: Option<u32>) -> Budget {
         result = Budget {
             soft: min_option(result.soft, from_clock.soft),
             hard: min_option(result.hard, from_clock.hard),
+            spend_all: false,
         };
     }
     result
@@ -82,6 +87,7 @@ fn clock_budget(clock: &Clock, moves_left: Option<u32>) -> Budget {
     Budget {
         soft: Some(share),
         hard: Some(hard),
+        spend_all: false,
     }
 }
 
@@ -104,6 +110,9 @@ pub fn should_continue(
     let Some(hard) = budget.hard else {
         return true;
     };
+    if budget.spend_all {
+        return elapsed < hard;
+    }
     let growth = if before.is_zero() {
         4.0
     } else {
@@ -136,7 +145,9 @@ mod tests {
             b.hard.unwrap() < ms(50) && b.hard.unwrap() >= ms(35),
             "{b:?}"
         );
-        assert!(b.soft.unwrap() < b.hard.unwrap());
+        // Time not spent on this move is lost: iterations go on to the hard limit.
+        assert!(b.spend_all);
+        assert!(should_continue(&b, ms(30), ms(20), ms(5)));
     }
 
     #[test]
@@ -170,6 +181,7 @@ mod tests {
         let b = Budget {
             soft: Some(ms(500)),
             hard: Some(ms(1000)),
+            spend_all: false,
         };
         assert!(should_continue(&b, ms(100), ms(50), ms(20)));
         assert!(!should_continue(&b, ms(600), ms(10), ms(5)));

@@ -181,8 +181,9 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
 }
 
 /// Reads positions scored by `iago label` (see [`super::label`]); every
-/// `holdout_every`-th record is held out. A record's label is its search score, blended
-/// with what its game says of it (where known) at `game_weight` (0 to 1).
+/// `holdout_every`-th record is held out. A record's label is its search score; unless
+/// the score is exact, what its game says of it (where known) is blended in at
+/// `game_weight` (0 to 1).
 pub fn load_samples(
     path: &Path,
     holdout_every: usize,
@@ -193,9 +194,12 @@ pub fn load_samples(
     let mut data = Dataset::default();
     for (i, record) in records.iter().enumerate() {
         let searched = f32::from(record.score) / crate::othello::DISC as f32;
+        // An exact solve is the truth: only searched values are blended.
         let label = match record.game {
-            Some(game) => searched + game_weight * (f32::from(game) - searched),
-            None => searched,
+            Some(game) if record.depth != super::label::EXACT_DEPTH => {
+                searched + game_weight * (f32::from(game) - searched)
+            }
+            _ => searched,
         };
         let sample = Sample {
             player: record.player,

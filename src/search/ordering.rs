@@ -2,10 +2,10 @@
 //! alpha-beta window cuts.
 //!
 //! Rules, each switchable for measurements (`iago bench --no-...`): the hash move first;
-//! then the mover's value after each move, from the evaluation or a shallow search; and
+//! then the mover's value after each move, from the static evaluation; and
 //! "fastest first": fewer replies for the opponent is better.
 
-use crate::game::{Game, INFINITY, Score};
+use crate::game::{Game, Score};
 
 use super::negamax::Run;
 
@@ -15,7 +15,7 @@ use super::negamax::Run;
 pub struct OrderingRules {
     /// Try the move the transposition table remembers first.
     pub hash_move: bool,
-    /// Sort by the evaluation after the move (a shallow search at higher depths).
+    /// Sort by the static evaluation after the move.
     pub evaluation: bool,
     /// Prefer moves that leave the opponent few replies.
     pub mobility: bool,
@@ -40,10 +40,6 @@ impl Default for OrderingRules {
 /// Score units one opponent reply costs in the ordering key (a fifth of an Othello disc).
 const MOBILITY_WEIGHT: Score = 20;
 
-/// From this remaining depth on, moves are sorted by a shallow search instead of the
-/// static evaluation.
-const SHALLOW_FROM: i32 = 6;
-
 impl<G: Game> Run<'_, G> {
     /// The moves of `pos` in the order to search them at `depth`.
     pub(super) fn order(
@@ -52,7 +48,7 @@ impl<G: Game> Run<'_, G> {
         moves: &[G::Move],
         hash_move: Option<G::Move>,
         depth: i32,
-        ply: u32,
+        _ply: u32,
     ) -> Vec<G::Move> {
         let rules = self.rules;
         let hash_move = hash_move.filter(|_| rules.hash_move);
@@ -68,13 +64,10 @@ impl<G: Game> Run<'_, G> {
             }
             let child = pos.play(mv);
             let mut key = 0;
+            // A shallow search per move (tried from depth 6 up) cost more nodes than it
+            // saved: depth 12 bench 3,170,151 nodes with it, 1,514,930 without.
             if rules.evaluation {
-                key -= if depth >= SHALLOW_FROM {
-                    let shallow = (depth - 4) / 2;
-                    self.pvs(&child, shallow, -INFINITY, INFINITY, ply + 1)
-                } else {
-                    self.evaluator.evaluate(&child)
-                };
+                key -= self.evaluator.evaluate(&child);
             }
             if rules.mobility {
                 key -= MOBILITY_WEIGHT * child.legal_moves().as_ref().len() as Score;

@@ -232,9 +232,28 @@ impl MillPosition {
 
     /// True when the game is drawn by repetition or by the move-count rule.
     pub fn is_draw(&self) -> bool {
-        self.loser().is_none()
-            && ((self.rules.draw_plies > 0 && self.quiet >= self.rules.draw_plies)
-                || (self.rules.repetitions > 0 && self.occurrences() >= self.rules.repetitions))
+        self.loser().is_none() && self.drawn_by_rules()
+    }
+
+    /// The draw rules alone (a position that recurs needs at least 4 plies per repeat).
+    fn drawn_by_rules(&self) -> bool {
+        let repetitions = self.rules.repetitions;
+        (self.rules.draw_plies > 0 && self.quiet >= self.rules.draw_plies)
+            || (repetitions > 0
+                && u32::from(self.history_len) > 4 * (repetitions - 1)
+                && self.occurrences() >= repetitions)
+    }
+
+    /// True when the position occurred before with the same side to move, since the last
+    /// irreversible move.
+    pub fn repeats(&self) -> bool {
+        let len = usize::from(self.history_len);
+        len >= 5
+            && self.history[..len - 4]
+                .iter()
+                .rev()
+                .step_by(2)
+                .any(|&h| h == self.hash)
     }
 
     /// The winner of a finished game, `None` for a draw or a game still going.
@@ -265,9 +284,10 @@ impl Game for MillPosition {
     type Move = Move;
     type Moves = MillMoves;
 
+    #[inline]
     fn legal_moves(&self) -> MillMoves {
         let mut list = MillMoves::new();
-        if self.loser().is_none() && !self.is_draw() {
+        if self.loser().is_none() && !self.drawn_by_rules() {
             self.generate(&mut list);
         }
         list
@@ -343,5 +363,23 @@ impl Game for MillPosition {
 
     fn format_move(&self, mv: Move) -> String {
         notation::format_move(mv)
+    }
+
+    fn move_hint(&self, mv: Move) -> Option<Score> {
+        Some(self.hint(mv))
+    }
+
+    /// Origin (24 for a placement) and target: at most 25 x 24 slots.
+    fn history_slot(&self, mv: Move) -> usize {
+        let from = if mv.from == NONE {
+            POINTS
+        } else {
+            usize::from(mv.from)
+        };
+        from * POINTS + usize::from(mv.to)
+    }
+
+    fn repeats(&self) -> bool {
+        MillPosition::repeats(self)
     }
 }

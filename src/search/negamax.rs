@@ -55,6 +55,10 @@ pub(crate) struct Run<'a, G: Game> {
     pub end_selectivity: Option<usize>,
     /// The Othello endgame solver, when the game is Othello.
     pub solver: Option<&'a mut super::endgame::Solver>,
+    /// Two killer moves per ply (games with move hints).
+    pub killers: Vec<[Option<G::Move>; 2]>,
+    /// History scores by [`Game::history_slot`] (games with move hints).
+    pub history: Vec<i32>,
 }
 
 /// Scores at least this far from zero are wins or losses of games without a margin.
@@ -139,6 +143,9 @@ impl<G: Game> Run<'_, G> {
         if self.watch.tick() {
             return 0;
         }
+        if pos.repeats() {
+            return 0;
+        }
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
         if moves.is_empty() {
@@ -194,6 +201,7 @@ impl<G: Game> Run<'_, G> {
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
+                        self.record_cut(pos, mv, depth, ply);
                         break;
                     }
                 }

@@ -4,8 +4,12 @@
 //! Rules, each switchable for measurements (`iago bench --no-...`): the hash move first;
 //! then the mover's value after each move, from the evaluation or a shallow search; and
 //! "fastest first": fewer replies for the opponent is better.
+//!
+//! Games that give move hints (Mill) are ordered without playing the moves: the hash move,
+//! then by hint, the two killer moves of the ply (the last moves that cut there) counting
+//! as [`KILLER_HINT`], ties broken by the history table (how often and how deep a move cut).
 
-use crate::game::{Game, INFINITY, Score};
+use crate::game::{Game, HISTORY_SLOTS, INFINITY, Score};
 
 use super::negamax::Run;
 
@@ -23,6 +27,10 @@ pub struct OrderingRules {
     pub parity: bool,
     /// Endgame: cut when the opponent's stable discs already decide the window.
     pub stability: bool,
+    /// Games with move hints: try the ply's killer moves early.
+    pub killers: bool,
+    /// Games with move hints: break ties by the history table.
+    pub history: bool,
 }
 
 impl Default for OrderingRules {
@@ -33,6 +41,8 @@ impl Default for OrderingRules {
             mobility: true,
             parity: true,
             stability: true,
+            killers: true,
+            history: true,
         }
     }
 }
@@ -43,6 +53,15 @@ const MOBILITY_WEIGHT: Score = 20;
 /// From this remaining depth on, moves are sorted by a shallow search instead of the
 /// static evaluation.
 const SHALLOW_FROM: i32 = 6;
+
+/// The hint a killer move gets (unless its own is higher).
+pub const KILLER_HINT: Score = 2_500;
+
+/// Plies with killer moves; deeper plies share the last slot.
+pub const KILLER_PLIES: usize = 128;
+
+/// History scores are halved when one passes this, keeping recent cuts weightier.
+const HISTORY_MAX: i32 = 1 << 24;
 
 impl<G: Game> Run<'_, G> {
     /// The moves of `pos` in the order to search them at `depth`.
@@ -56,6 +75,11 @@ impl<G: Game> Run<'_, G> {
     ) -> Vec<G::Move> {
         let rules = self.rules;
         let hash_move = hash_move.filter(|_| rules.hash_move);
+        if let Some(&first) = moves.first()
+            && pos.move_hint(first).is_some()
+        {
+            return self.order_by_hints(pos, moves, hash_move, ply);
+        }
         let mut keyed: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
         for &mv in moves {
             if Some(mv) == hash_move {
@@ -84,5 +108,57 @@ impl<G: Game> Run<'_, G> {
         // Stable: equal keys keep the generator's order, so the search is deterministic.
         keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
         keyed.into_iter().map(|(_, mv)| mv).collect()
+    }
+}
+
+impl<G: Game> Run<'_, G> {
+    /// Hint ordering (see the module comment).
+    fn order_by_hints(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        hash_move: Option<G::Move>,
+        ply: u32,
+    ) -> Vec<G::Move> {
+        let killers = self.killers[(ply as usize).min(KILLER_PLIES - 1)];
+        let mut keyed: Vec<((Score, i32), G::Move)> = moves
+            .iter()
+            .map(|&mv| {
+                if Some(mv) == hash_move {
+                    return ((Score::MAX, 0), mv);
+                }
+                let mut hint = pos.move_hint(mv).unwrap_or(0);
+                if killers.contains(&Some(mv)) && self.rules.killers {
+                    hint = hint.max(KILLER_HINT + i32::from(killers[0] == Some(mv)));
+                }
+                let history = if self.rules.history {
+                    self.history[pos.history_slot(mv) % HISTORY_SLOTS]
+                } else {
+                    0
+                };
+                ((hint, history), mv)
+            })
+            .collect();
+        keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        keyed.into_iter().map(|(_, mv)| mv).collect()
+    }
+
+    /// Remembers `mv` as having cut at `ply` with `depth` plies left.
+    pub(super) fn record_cut(&mut self, pos: &G, mv: G::Move, depth: i32, ply: u32) {
+        if pos.move_hint(mv).is_none() {
+            return;
+        }
+        let slot = &mut self.killers[(ply as usize).min(KILLER_PLIES - 1)];
+        if slot[0] != Some(mv) {
+            slot[1] = slot[0];
+            slot[0] = Some(mv);
+        }
+        let entry = &mut self.history[pos.history_slot(mv) % HISTORY_SLOTS];
+        *entry += depth.max(1) * depth.max(1);
+        if *entry > HISTORY_MAX {
+            for value in self.history.iter_mut() {
+                *value /= 2;
+            }
+        }
     }
 }

@@ -89,8 +89,18 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// A cheap guess of how promising `mv` is for the mover (higher first), for games
     /// whose search orders moves by such guesses, killer moves and a history table
     /// instead of evaluating every child (Othello's way). `None`: order by evaluation.
+    /// A hint of 1000 or more marks a tactical move (a capture, a block), which the
+    /// search never reduces; quieter moves late in the order are searched less deep first.
     fn move_hint(&self, _mv: Self::Move) -> Option<Score> {
         None
+    }
+
+    /// The hints of all `moves` into `hints` (of the same length): a game may share the
+    /// work between moves.
+    fn move_hints(&self, moves: &[Self::Move], hints: &mut [Score]) {
+        for (hint, &mv) in hints.iter_mut().zip(moves) {
+            *hint = self.move_hint(mv).unwrap_or(0);
+        }
     }
 
     /// The slot of `mv` in the history table, below [`HISTORY_SLOTS`]; used with

@@ -158,6 +158,23 @@ pub fn mill_points(stones: Points, empty: Points) -> Points {
 impl MillPosition {
     /// How promising `mv` looks before it is searched (see the constants above).
     pub(super) fn hint(&self, mv: Move) -> Score {
+        self.hint_with(mv, self.blocking_points())
+    }
+
+    /// The hints of `moves`, sharing the work.
+    pub(super) fn hints(&self, moves: &[Move], hints: &mut [Score]) {
+        let blocks = self.blocking_points();
+        for (hint, &mv) in hints.iter_mut().zip(moves) {
+            *hint = self.hint_with(mv, blocks);
+        }
+    }
+
+    /// The empty points that would close an opponent's mill.
+    fn blocking_points(&self) -> Points {
+        mill_points(self.theirs(), ALL & !(self.own() | self.theirs()))
+    }
+
+    fn hint_with(&self, mv: Move, blocks: Points) -> Score {
         let me = self.own();
         let them = self.theirs();
         let mine = if mv.from == NONE {
@@ -187,7 +204,7 @@ impl MillPosition {
         }
         let to = usize::from(mv.to);
         let mut score = 0;
-        if mill_points(them, ALL & !(me | them)) & (1 << to) != 0 {
+        if blocks & (1 << to) != 0 {
             score += HINT_BLOCK;
         }
         score += HINT_OPEN

@@ -57,6 +57,9 @@ const fn make_keys<const N: usize>(seed: u64) -> [[u64; N]; 2] {
 const STONE_KEYS: [[u64; POINTS]; 2] = make_keys(0x4d69_6c6c);
 const HAND_KEYS: [[u64; 10]; 2] = make_keys(0x4861_6e64);
 const BLACK_KEY: u64 = splitmix(0x5369_6465);
+const QUIET_SEED: u64 = 0x5175_6965_7400;
+/// Plies before the move-count rule from which the search's hash tells the counter.
+const QUIET_HORIZON: u32 = 32;
 
 /// A Nine Men's Morris position. Index 0 is White (who moves first), 1 Black.
 #[derive(Clone)]
@@ -353,8 +356,16 @@ impl Game for MillPosition {
         }
     }
 
+    /// The position's hash, with the move-count rule's counter mixed in once the rule is
+    /// near: a table entry made a few plies from a draw by that rule must not stand for
+    /// the same stones far from it, nor the other way round.
     fn hash(&self) -> u64 {
-        self.hash
+        let limit = self.rules.draw_plies;
+        if limit > 0 && self.quiet + QUIET_HORIZON >= limit {
+            self.hash ^ splitmix(QUIET_SEED.wrapping_add(u64::from(self.quiet)))
+        } else {
+            self.hash
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -367,6 +378,10 @@ impl Game for MillPosition {
 
     fn move_hint(&self, mv: Move) -> Option<Score> {
         Some(self.hint(mv))
+    }
+
+    fn move_hints(&self, moves: &[Move], hints: &mut [Score]) {
+        self.hints(moves, hints);
     }
 
     /// Origin (24 for a placement) and target: at most 25 x 24 slots.

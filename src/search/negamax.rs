@@ -61,6 +61,13 @@ pub(crate) struct Run<'a, G: Game> {
     pub history: Vec<i32>,
 }
 
+/// Moves from this index on (in search order) may be searched with less depth.
+const LATE_MOVE: usize = 3;
+/// From this index on, two plies less.
+const VERY_LATE_MOVE: usize = 10;
+/// A move hint of at least this marks a tactical move, which is never reduced.
+pub const TACTICAL_HINT: Score = 1_000;
+
 /// Scores at least this far from zero are wins or losses of games without a margin.
 const WIN_ZONE: Score = WIN_SCORE - 1000;
 
@@ -173,19 +180,29 @@ impl<G: Game> Run<'_, G> {
         if let Some(score) = self.probcut(pos, depth, alpha, beta, ply) {
             return score;
         }
-        let ordered = self.order(pos, moves, hash_move, depth, ply);
+        let mut picker = self.picker(pos, moves, hash_move, depth, ply);
         if self.watch.aborted {
             return 0;
         }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (i, &mv) in ordered.iter().enumerate() {
+        let mut i = 0;
+        while let Some((mv, hint)) = picker.next() {
             let child = pos.play(mv);
             let score = if i == 0 {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let reduction = if picker.hinted {
+                    self.reduction(depth, i, hint)
+                } else {
+                    0
+                };
+                let mut probe =
+                    -self.pvs(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && probe > alpha && !self.watch.aborted {
+                    probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta && !self.watch.aborted {
                     -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
@@ -195,6 +212,7 @@ impl<G: Game> Run<'_, G> {
             if self.watch.aborted {
                 return 0;
             }
+            i += 1;
             if score > best {
                 best = score;
                 best_move = Some(mv);
@@ -222,6 +240,21 @@ impl<G: Game> Run<'_, G> {
         self.table
             .store(key, depth.max(0) as u32, best, bound, stored_move);
         best
+    }
+
+    /// How many plies less the `index`-th move of a node `depth` deep, ordered by a
+    /// `hint` (killer bonus included), is searched first (a null-window probe, searched
+    /// again in full if it beats alpha): late quiet moves, never a tactical one or a
+    /// killer.
+    fn reduction(&self, depth: i32, index: usize, hint: Score) -> i32 {
+        if !self.rules.reductions || depth < 3 || index < LATE_MOVE || hint >= TACTICAL_HINT {
+            return 0;
+        }
+        if index >= VERY_LATE_MOVE && depth >= 5 {
+            2
+        } else {
+            1
+        }
     }
 
     /// The principal variation from the table, starting with `first`, at most `depth`

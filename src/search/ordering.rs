@@ -31,6 +31,8 @@ pub struct OrderingRules {
     pub killers: bool,
     /// Games with move hints: break ties by the history table.
     pub history: bool,
+    /// Games with move hints: search late quiet moves less deep first.
+    pub reductions: bool,
 }
 
 impl Default for OrderingRules {
@@ -43,6 +45,7 @@ impl Default for OrderingRules {
             stability: true,
             killers: true,
             history: true,
+            reductions: true,
         }
     }
 }
@@ -63,6 +66,54 @@ pub const KILLER_PLIES: usize = 128;
 /// History scores are halved when one passes this, keeping recent cuts weightier.
 const HISTORY_MAX: i32 = 1 << 24;
 
+/// Moves handed out best first: sorted at once (evaluation ordering), or by hints,
+/// where the first few are picked by selection (a node often needs only one) and the
+/// rest sorted when reached.
+pub(super) struct Picker<M> {
+    keyed: Vec<((Score, i32), M)>,
+    next: usize,
+    sorted: bool,
+    /// Keys are move hints (with killer bonuses).
+    pub hinted: bool,
+}
+
+/// Moves picked one by one by selection before the rest are sorted.
+const SELECT_FIRST: usize = 3;
+
+impl<M: Copy> Picker<M> {
+    /// The next move with its key's hint part.
+    pub fn next(&mut self) -> Option<(M, Score)> {
+        let i = self.next;
+        if i >= self.keyed.len() {
+            return None;
+        }
+        if !self.sorted {
+            if i < SELECT_FIRST {
+                let best = (i..self.keyed.len())
+                    .max_by_key(|&j| (self.keyed[j].0, std::cmp::Reverse(j)))
+                    .unwrap_or(i);
+                // Keep the others in generation order, for determinism with ties.
+                self.keyed[i..=best].rotate_right(1);
+            } else {
+                self.keyed[i..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+                self.sorted = true;
+            }
+        }
+        self.next += 1;
+        let ((hint, _), mv) = self.keyed[i];
+        Some((mv, hint))
+    }
+
+    /// All the moves in order.
+    pub fn into_moves(mut self) -> Vec<M> {
+        let mut moves = Vec::with_capacity(self.keyed.len());
+        while let Some((mv, _)) = self.next() {
+            moves.push(mv);
+        }
+        moves
+    }
+}
+
 impl<G: Game> Run<'_, G> {
     /// The moves of `pos` in the order to search them at `depth`.
     pub(super) fn order(
@@ -73,6 +124,18 @@ impl<G: Game> Run<'_, G> {
         depth: i32,
         ply: u32,
     ) -> Vec<G::Move> {
+        self.picker(pos, moves, hash_move, depth, ply).into_moves()
+    }
+
+    /// The moves of `pos` to hand out in search order at `depth`.
+    pub(super) fn picker(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        hash_move: Option<G::Move>,
+        depth: i32,
+        ply: u32,
+    ) -> Picker<G::Move> {
         let rules = self.rules;
         let hash_move = hash_move.filter(|_| rules.hash_move);
         if let Some(&first) = moves.first()
@@ -107,7 +170,12 @@ impl<G: Game> Run<'_, G> {
         }
         // Stable: equal keys keep the generator's order, so the search is deterministic.
         keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-        keyed.into_iter().map(|(_, mv)| mv).collect()
+        Picker {
+            keyed: keyed.into_iter().map(|(key, mv)| ((key, 0), mv)).collect(),
+            next: 0,
+            sorted: true,
+            hinted: false,
+        }
     }
 }
 
@@ -119,15 +187,17 @@ impl<G: Game> Run<'_, G> {
         moves: &[G::Move],
         hash_move: Option<G::Move>,
         ply: u32,
-    ) -> Vec<G::Move> {
+    ) -> Picker<G::Move> {
         let killers = self.killers[(ply as usize).min(KILLER_PLIES - 1)];
-        let mut keyed: Vec<((Score, i32), G::Move)> = moves
+        let mut hints = vec![0; moves.len()];
+        pos.move_hints(moves, &mut hints);
+        let keyed: Vec<((Score, i32), G::Move)> = moves
             .iter()
-            .map(|&mv| {
+            .zip(hints)
+            .map(|(&mv, mut hint)| {
                 if Some(mv) == hash_move {
                     return ((Score::MAX, 0), mv);
                 }
-                let mut hint = pos.move_hint(mv).unwrap_or(0);
                 if killers.contains(&Some(mv)) && self.rules.killers {
                     hint = hint.max(KILLER_HINT + i32::from(killers[0] == Some(mv)));
                 }
@@ -139,8 +209,12 @@ impl<G: Game> Run<'_, G> {
                 ((hint, history), mv)
             })
             .collect();
-        keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-        keyed.into_iter().map(|(_, mv)| mv).collect()
+        Picker {
+            keyed,
+            next: 0,
+            sorted: false,
+            hinted: true,
+        }
     }
 
     /// Remembers `mv` as having cut at `ply` with `depth` plies left.

@@ -109,6 +109,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// True when `mv` captures (a Mill move closing a mill): the search follows captures
+    /// past its horizon.
+    fn is_capture(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// True when this position, with the same side to move, occurred earlier in the game
     /// or the search since the last irreversible move: inside a search such a repetition
     /// is scored as a draw, as the game would be drawn if it went on repeating.

@@ -29,7 +29,7 @@ Options:
                    switch off one move-ordering rule (to measure what it buys)
   --game mill      Nine Men's Morris positions of every phase instead (default depth
                    8, evaluator phased; --nodes N, and --no-hash-move, --no-killers,
-                   --no-history, --no-reductions for its move ordering)
+                   --no-history, --no-reductions, --no-quiescence for its search)
   -h, --help       print this help";
 
 /// Mill positions from games against Sanmill: placing, moving and flying.
@@ -201,6 +201,7 @@ fn run_mill(args: &[String]) -> Result<(), String> {
             "--no-killers" => rules.killers = false,
             "--no-history" => rules.history = false,
             "--no-reductions" => rules.reductions = false,
+            "--no-quiescence" => rules.quiescence = false,
             _ => return Err(format!("bench: unknown option {arg:?} for Mill")),
         }
     }

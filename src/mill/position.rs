@@ -380,6 +380,10 @@ impl Game for MillPosition {
         Some(self.hint(mv))
     }
 
+    fn is_capture(&self, mv: Move) -> bool {
+        mv.remove[0] != NONE
+    }
+
     fn move_hints(&self, moves: &[Move], hints: &mut [Score]) {
         self.hints(moves, hints);
     }

@@ -61,6 +61,11 @@ pub(crate) struct Run<'a, G: Game> {
     pub history: Vec<i32>,
 }
 
+/// Plies of captures searched beyond the nominal depth.
+const QUIESCENCE_PLIES: i32 = 4;
+/// Captures searched at a horizon node, best hints first.
+const QUIESCENCE_MOVES: usize = 3;
+
 /// Moves from this index on (in search order) may be searched with less depth.
 const LATE_MOVE: usize = 3;
 /// From this index on, two plies less.
@@ -162,6 +167,12 @@ impl<G: Game> Run<'_, G> {
             return score;
         }
         if depth <= 0 {
+            if self.rules.quiescence
+                && depth > -QUIESCENCE_PLIES
+                && let Some(score) = self.quiesce(pos, moves, alpha, beta, depth, ply)
+            {
+                return score;
+            }
             self.evals += 1;
             return self.evaluator.evaluate(pos);
         }
@@ -240,6 +251,51 @@ impl<G: Game> Run<'_, G> {
         self.table
             .store(key, depth.max(0) as u32, best, bound, stored_move);
         best
+    }
+
+    /// The value of a horizon node whose mover can capture: the better of the static
+    /// evaluation (the mover need not capture) and the best few captures searched on.
+    /// `None` when there is no capture (the caller evaluates).
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: u32,
+    ) -> Option<Score> {
+        let mut captures: Vec<(Score, G::Move)> = moves
+            .iter()
+            .filter(|&&mv| pos.is_capture(mv))
+            .map(|&mv| (pos.move_hint(mv).unwrap_or(0), mv))
+            .collect();
+        if captures.is_empty() {
+            return None;
+        }
+        captures.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
+        self.evals += 1;
+        let mut best = self.evaluator.evaluate(pos);
+        if best >= beta {
+            return Some(best);
+        }
+        alpha = alpha.max(best);
+        for &(_, mv) in captures.iter().take(QUIESCENCE_MOVES) {
+            let score = -self.pvs(&pos.play(mv), depth - 1, -beta, -alpha, ply + 1);
+            if self.watch.aborted {
+                return Some(0);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
     }
 
     /// How many plies less the `index`-th move of a node `depth` deep, ordered by a

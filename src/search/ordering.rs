@@ -33,6 +33,8 @@ pub struct OrderingRules {
     pub history: bool,
     /// Games with move hints: search late quiet moves less deep first.
     pub reductions: bool,
+    /// Search captures (Game::is_capture) beyond the horizon.
+    pub quiescence: bool,
 }
 
 impl Default for OrderingRules {
@@ -46,6 +48,7 @@ impl Default for OrderingRules {
             killers: true,
             history: true,
             reductions: true,
+            quiescence: true,
         }
     }
 }

@@ -5,6 +5,7 @@
 //! accelerations (the Othello endgame solver) look behind it.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 
 /// A search score, from the point of view of the side to move.
 ///
@@ -84,27 +85,70 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Writes a move in the game's standard notation (lower case).
     fn format_move(&self, mv: Self::Move) -> String;
+
+    /// A cheap guess of how promising `mv` is for the mover (higher first), for games
+    /// whose search orders moves by such guesses, killer moves and a history table
+    /// instead of evaluating every child (Othello's way). `None`: order by evaluation.
+    /// A hint of 1000 or more marks a tactical move (a capture, a block), which the
+    /// search never reduces; quieter moves late in the order are searched less deep first.
+    fn move_hint(&self, _mv: Self::Move) -> Option<Score> {
+        None
+    }
+
+    /// The hints of all `moves` into `hints` (of the same length): a game may share the
+    /// work between moves.
+    fn move_hints(&self, moves: &[Self::Move], hints: &mut [Score]) {
+        for (hint, &mv) in hints.iter_mut().zip(moves) {
+            *hint = self.move_hint(mv).unwrap_or(0);
+        }
+    }
+
+    /// The slot of `mv` in the history table, below [`HISTORY_SLOTS`]; used with
+    /// [`Game::move_hint`].
+    fn history_slot(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
+    /// True when `mv` captures (a Mill move closing a mill): the search follows captures
+    /// past its horizon.
+    fn is_capture(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// True when this position, with the same side to move, occurred earlier in the game
+    /// or the search since the last irreversible move: inside a search such a repetition
+    /// is scored as a draw, as the game would be drawn if it went on repeating.
+    fn repeats(&self) -> bool {
+        false
+    }
 }
 
-/// A list of at most `N` moves on the stack: move generation allocates nothing.
+/// Size of the history table of [`Game::history_slot`].
+pub const HISTORY_SLOTS: usize = 1024;
+
+/// A list of at most `N` moves on the stack: move generation allocates nothing, and the
+/// unused capacity is never written (a list is made at every node of a search).
 #[derive(Clone, Copy)]
 pub struct MoveList<M: Copy + Default, const N: usize> {
-    moves: [M; N],
+    /// `moves[..len]` are initialised.
+    moves: [MaybeUninit<M>; N],
     len: usize,
 }
 
 impl<M: Copy + Default, const N: usize> MoveList<M, N> {
+    #[inline]
     pub fn new() -> Self {
         MoveList {
-            moves: [M::default(); N],
+            moves: [MaybeUninit::uninit(); N],
             len: 0,
         }
     }
 
-    /// Adds a move; the capacity is chosen above the game's maximum, so this never fails.
+    /// Adds a move; the capacity is chosen above the game's maximum, so this never fails
+    /// (it panics rather than write past the end).
     #[inline]
     pub fn push(&mut self, mv: M) {
-        self.moves[self.len] = mv;
+        self.moves[self.len] = MaybeUninit::new(mv);
         self.len += 1;
     }
 
@@ -117,7 +161,9 @@ impl<M: Copy + Default, const N: usize> MoveList<M, N> {
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [M] {
-        &mut self.moves[..self.len]
+        // SAFETY: the first `len` elements were written by `push`, and `MaybeUninit<M>`
+        // has the layout of `M`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<M>(), self.len) }
     }
 }
 
@@ -128,8 +174,10 @@ impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
 }
 
 impl<M: Copy + Default, const N: usize> AsRef<[M]> for MoveList<M, N> {
+    #[inline]
     fn as_ref(&self) -> &[M] {
-        &self.moves[..self.len]
+        // SAFETY: as in `as_mut_slice`.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<M>(), self.len) }
     }
 }
 

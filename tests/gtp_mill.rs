@@ -127,3 +127,31 @@ fn moves_with_removals_and_error_replies() {
     assert_eq!(engine.ask("play white a1-d7xc4"), "=");
     assert_eq!(engine.ask("final_score"), "= W+1");
 }
+
+#[test]
+fn rules_set_over_gtp_apply_to_every_new_game() {
+    let mut engine = Engine::start(&["--game", "mill", "--protocol", "gtp", "--depth", "1"]);
+    assert!(engine.ask("list_commands").contains("set_rules"));
+    assert!(engine.ask("set_rules draw-plies=x").starts_with('?'));
+    assert!(engine.ask("set_rules colour=red").starts_with('?'));
+    assert!(engine.ask("set_rules draw-plies=101").starts_with('?'));
+    // Four plies of sliding without a mill end the game under draw-plies=4.
+    assert_eq!(engine.ask("set_rules draw-plies=4 repetitions=0"), "=");
+    let set = "W-W-----/B-B-----/W-B----- w 0 0 3";
+    assert_eq!(engine.ask(&format!("set_position {set}")), "=");
+    assert_eq!(engine.ask("play white a7-a4"), "=");
+    assert_eq!(engine.ask("final_score"), "= 0");
+    // The same position under the standard rules goes on.
+    assert_eq!(engine.ask("set_rules standard"), "=");
+    assert_eq!(engine.ask(&format!("set_position {set}")), "=");
+    assert_eq!(engine.ask("play white a7-a4"), "=");
+    assert_eq!(engine.ask("final_score"), "? cannot score");
+    // A placement closing two mills removes one stone, or two under removal=per-mill.
+    let double = "WW-WW---/---B-B-B/-B------ w 5 5";
+    assert_eq!(engine.ask(&format!("set_position {double}")), "=");
+    assert!(engine.ask("play white g7xd5xf4").starts_with('?'));
+    assert_eq!(engine.ask("set_rules removal=per-mill"), "=");
+    assert_eq!(engine.ask("clear_board"), "=");
+    assert_eq!(engine.ask(&format!("set_position {double}")), "=");
+    assert_eq!(engine.ask("play white g7xd5xf4"), "=");
+}

@@ -325,6 +325,8 @@ fn threefold_repetition_is_a_draw() {
     let once = play_all(&pos, &shuttle);
     assert_eq!(once.occurrences(), 2);
     assert!(!once.is_game_over());
+    // The search sees the first recurrence already; positions in between do not recur.
+    assert!(once.repeats() && !pos.repeats());
     let twice = play_all(&once, &shuttle);
     assert_eq!(twice.occurrences(), 3);
     assert!(twice.is_draw() && twice.is_game_over());
@@ -390,4 +392,49 @@ fn the_move_count_rule_draws_after_quiet_plies_and_a_mill_resets_it() {
     assert!(!after.is_game_over());
     let quiet = play_all(&mill, &["c5-c4"]);
     assert!(quiet.is_draw());
+}
+
+#[test]
+fn rule_words_read_back_and_bad_ones_are_refused() {
+    use iago::mill::notation::{format_rules, parse_rules};
+    let rules = parse_rules(
+        "draw-plies=0 repetitions=0 removal=per-mill flying=off",
+        Rules::default(),
+    )
+    .expect("valid");
+    assert!(rules.removal_per_mill && !rules.flying);
+    assert_eq!((rules.draw_plies, rules.repetitions), (0, 0));
+    assert_eq!(
+        parse_rules(&format_rules(rules), Rules::default()),
+        Ok(rules)
+    );
+    assert_eq!(parse_rules("standard", rules), Ok(Rules::default()));
+    for bad in [
+        "draw-plies=101",
+        "removal=two",
+        "flying",
+        "x=1",
+        "repetitions=-1",
+    ] {
+        assert!(parse_rules(bad, Rules::default()).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn move_hints_put_mills_first_then_blocks() {
+    // White to place: g7 closes a7-d7-g7; a1 blocks Black's g1-d1 line.
+    let pos = position(
+        Color::White,
+        &["a7", "d7"],
+        &["g1", "d1", "b4"],
+        [7, 6],
+        Rules::default(),
+    );
+    let hint = |text: &str| pos.move_hint(pos.parse_move(text).expect("legal")).unwrap();
+    assert!(hint("g7xb4") > hint("a1"));
+    assert!(hint("a1") > hint("c3"));
+    assert!(
+        hint("g7xg1") > hint("g7xb4"),
+        "taking a stone of an open line is preferred"
+    );
 }

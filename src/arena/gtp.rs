@@ -16,62 +16,78 @@ use crate::othello::{Move, Position};
 /// lists one of them; GTP itself has none.
 const DEPTH_COMMANDS: &[&str] = &["set_depth", "depth", "level"];
 
-pub struct GtpDriver {
+/// A GTP engine process and its command numbering: commands out, replies in.
+pub struct GtpConnection {
     process: EngineProcess,
-    time_control: TimeControl,
     next_id: u64,
-    /// The moves the engine's board holds, from the start position.
-    known: Option<usize>,
-    name: Option<String>,
+    /// The name the engine gave (its first word).
+    pub name: Option<String>,
+    /// The commands the engine listed.
+    pub commands: Vec<String>,
 }
 
-impl GtpDriver {
-    /// Starts the engine: `protocol_version`, `name`, `list_commands`, `boardsize 8`, and the
-    /// depth extension when the match is played at fixed depth.
-    pub fn start(
-        command: &str,
-        time_control: TimeControl,
-        deadline: Instant,
-    ) -> Result<GtpDriver, Fault> {
+impl GtpConnection {
+    /// Starts the engine and asks `protocol_version`, `name` and `list_commands`.
+    pub fn start(command: &str, deadline: Instant) -> Result<GtpConnection, Fault> {
         let process = EngineProcess::spawn(command)?;
-        let mut driver = GtpDriver {
+        let mut connection = GtpConnection {
             process,
-            time_control,
             next_id: 1,
-            known: None,
             name: None,
+            commands: Vec::new(),
         };
         // Some engines print a banner before their first reply: only here is it tolerated.
         // Only the reply matters here, not its content: an old engine may refuse it.
-        let _version = driver.command_lenient("protocol_version", deadline, true)?;
-        if let Ok(name) = driver.command("name", deadline)? {
-            driver.name = name.split_whitespace().next().map(str::to_string);
+        let _version = connection.command_lenient("protocol_version", deadline, true)?;
+        if let Ok(name) = connection.command("name", deadline)? {
+            connection.name = name.split_whitespace().next().map(str::to_string);
         }
-        let commands = driver
+        let commands = connection
             .command("list_commands", deadline)?
             .unwrap_or_default();
-        driver
-            .command("boardsize 8", deadline)?
-            .map_err(|message| refused("boardsize 8", &message))?;
-        if let TimeControl::Depth(depth) = time_control {
-            let known: Vec<&str> = commands.lines().map(str::trim).collect();
-            match DEPTH_COMMANDS.iter().find(|c| known.contains(c)) {
-                Some(name) => {
-                    driver
-                        .command(&format!("{name} {depth}"), deadline)?
-                        .map_err(|message| refused(name, &message))?;
-                }
-                None => log::warn!(
-                    "GTP engine {command:?} lists no depth command ({}); it plays at its own settings",
-                    DEPTH_COMMANDS.join(", ")
-                ),
-            }
-        }
-        Ok(driver)
+        connection.commands = commands
+            .lines()
+            .map(|line| line.trim().to_string())
+            .filter(|line| !line.is_empty())
+            .collect();
+        Ok(connection)
     }
 
-    fn command(&mut self, text: &str, deadline: Instant) -> Result<Result<String, String>, Fault> {
+    /// True when the engine listed `command`.
+    pub fn knows(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
+
+    /// Sends `text` and reads its reply: `Ok(Ok(result))` for `=`, `Ok(Err(message))` for
+    /// `?`, `Err` when the engine failed (crash, timeout, garbage).
+    pub fn command(
+        &mut self,
+        text: &str,
+        deadline: Instant,
+    ) -> Result<Result<String, String>, Fault> {
         self.command_lenient(text, deadline, false)
+    }
+
+    /// A command that must succeed: a `?` reply becomes a refusal.
+    pub fn require(&mut self, text: &str, deadline: Instant) -> Result<String, Fault> {
+        self.command(text, deadline)?
+            .map_err(|message| refused(text, &message))
+    }
+
+    /// A command the engine may not know (the time commands are optional in GTP): an error
+    /// reply is logged, and the per-move cap still bounds the engine.
+    pub fn optional_command(&mut self, text: &str, deadline: Instant) -> Result<(), Fault> {
+        if let Err(message) = self.command(text, deadline)? {
+            log::debug!("GTP engine refused optional \"{text}\": {message}");
+        }
+        Ok(())
+    }
+
+    /// Ends the engine: `quit`, then its process is stopped.
+    pub fn shut_down(&mut self) {
+        let _ = self.process.send("quit");
+        self.process
+            .shut_down(std::time::Duration::from_millis(500));
     }
 
     /// Sends `id text` and reads its reply: `=id result` or `?id message`, then lines up to
@@ -126,6 +142,46 @@ impl GtpDriver {
         }
         Ok(if success { Ok(result) } else { Err(result) })
     }
+}
+
+pub struct GtpDriver {
+    connection: GtpConnection,
+    time_control: TimeControl,
+    /// The moves the engine's board holds, from the start position.
+    known: Option<usize>,
+}
+
+impl GtpDriver {
+    /// Starts the engine: `protocol_version`, `name`, `list_commands`, `boardsize 8`, and the
+    /// depth extension when the match is played at fixed depth.
+    pub fn start(
+        command: &str,
+        time_control: TimeControl,
+        deadline: Instant,
+    ) -> Result<GtpDriver, Fault> {
+        let mut connection = GtpConnection::start(command, deadline)?;
+        connection.require("boardsize 8", deadline)?;
+        if let TimeControl::Depth(depth) = time_control {
+            match DEPTH_COMMANDS.iter().find(|c| connection.knows(c)) {
+                Some(name) => {
+                    connection.require(&format!("{name} {depth}"), deadline)?;
+                }
+                None => log::warn!(
+                    "GTP engine {command:?} lists no depth command ({}); it plays at its own settings",
+                    DEPTH_COMMANDS.join(", ")
+                ),
+            }
+        }
+        Ok(GtpDriver {
+            connection,
+            time_control,
+            known: None,
+        })
+    }
+
+    fn command(&mut self, text: &str, deadline: Instant) -> Result<Result<String, String>, Fault> {
+        self.connection.command(text, deadline)
+    }
 
     /// Plays the game's missing moves on the engine's board (from the start when it holds
     /// something else), then sets the clocks.
@@ -179,13 +235,8 @@ impl GtpDriver {
         Ok(())
     }
 
-    /// A command the engine may not know (the time commands are optional in GTP): an error
-    /// reply is logged, and the per-move cap still bounds the engine.
     fn optional_command(&mut self, text: &str, deadline: Instant) -> Result<(), Fault> {
-        if let Err(message) = self.command(text, deadline)? {
-            log::debug!("GTP engine refused optional \"{text}\": {message}");
-        }
-        Ok(())
+        self.connection.optional_command(text, deadline)
     }
 }
 
@@ -235,7 +286,7 @@ impl Driver for GtpDriver {
     }
 
     fn engine_name(&self) -> Option<&str> {
-        self.name.as_deref()
+        self.connection.name.as_deref()
     }
 }
 

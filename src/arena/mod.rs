@@ -11,6 +11,7 @@
 pub mod driver;
 pub mod game;
 pub mod gtp;
+pub mod mill;
 pub mod nboard;
 pub mod openings;
 pub mod process;

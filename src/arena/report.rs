@@ -189,7 +189,7 @@ fn percent(score: Option<f64>) -> String {
 }
 
 /// `+281 ± 150`; an infinite value or margin is written `inf`.
-fn elo_text(tally: &Tally) -> String {
+pub(crate) fn elo_text(tally: &Tally) -> String {
     match tally.elo() {
         None => "-".to_string(),
         Some(estimate) => {

@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 
 use iago::eval::othello_evaluator;
 use iago::game::Game;
+use iago::mill::Rules;
+use iago::mill::eval::mill_evaluator;
+use iago::mill::notation::parse_position as mill_position;
 use iago::othello::notation::parse_position;
 use iago::othello::{DISC, Move, Position};
 use iago::search::{Limits, OrderingRules, Searcher};
@@ -24,7 +27,29 @@ Options:
   --no-probcut     full-width search (no Multi-ProbCut)
   --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
                    switch off one move-ordering rule (to measure what it buys)
+  --game mill      Nine Men's Morris positions of every phase instead (default depth
+                   8, evaluator phased; --nodes N, and --no-hash-move, --no-killers,
+                   --no-history, --no-reductions, --no-quiescence for its search)
   -h, --help       print this help";
+
+/// Mill positions from games against Sanmill: placing, moving and flying.
+const MILL_POSITIONS: &[&str] = &[
+    "--------/-B-B----/-WWW---B w 6 6 0",
+    "----W---/BW-B-W-W/B-BW---B w 4 4 0",
+    "-W------/-B-B-B-B/WWWWW-WB w 2 2 0",
+    "W-BWWBBB/W-BBWWBB/-W-W---W b 0 1 0",
+    "WBWWWWWB/BBBW-B--/-W-B---- w 0 0 0",
+    "-W-WBW-B/---B-B-B/BWWWWBWB b 0 0 1",
+    "B-W-W---/BW-B-W-W/BWBWWBBB w 0 0 2",
+    "WB-W-WBB/W-BBWBBB/-W-W-WBW w 0 0 4",
+    "WBWWWWWB/B-B-WB--/WB-B---- b 0 0 3",
+    "---BWWW-/BWBWBBW-/-B--WWWB w 0 0 1",
+    "WBWBWB-W/WWWB-BWB/-B-WB--- w 0 0 8",
+    "BW-B-BWW/BW-WBW--/-BWWBBWB w 0 0 10",
+    "B-----W-/-B-B-BWB/WWWWWBWW b 0 0 5",
+    "WB-B-WB-/-W-----B/-------- w 0 0 0",
+    "W-WB-W--/-B------/-B--B--- b 0 0 6",
+];
 
 /// Opening lines (played from the start) and midgame positions.
 const LINES: &[&str] = &[
@@ -64,6 +89,14 @@ fn positions() -> Result<Vec<Position>, String> {
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
+    if args.windows(2).any(|w| w[0] == "--game" && w[1] == "mill") {
+        let rest: Vec<String> = args
+            .iter()
+            .filter(|a| *a != "--game" && *a != "mill")
+            .cloned()
+            .collect();
+        return run_mill(&rest);
+    }
     let mut depth = 10;
     let mut eval = "default".to_string();
     let mut hash_mb = iago::search::DEFAULT_HASH_MB;
@@ -133,6 +166,77 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     println!(
         "bench depth {depth}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
+        time.as_secs_f64(),
+        nodes as f64 / time.as_secs_f64().max(1e-9)
+    );
+    Ok(())
+}
+
+/// `iago bench --game mill`: the Mill positions at a fixed depth, each from cleared tables.
+fn run_mill(args: &[String]) -> Result<(), String> {
+    let (mut depth, mut eval, mut nodes_limit) = (8u32, "phased".to_string(), None);
+    let mut rules = OrderingRules::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .cloned()
+                .ok_or_else(|| format!("bench: {name} needs a value"))
+        };
+        match arg.as_str() {
+            "--depth" => {
+                depth = value("--depth")?
+                    .parse()
+                    .map_err(|_| "bench: bad --depth")?
+            }
+            "--nodes" => {
+                nodes_limit = Some(
+                    value("--nodes")?
+                        .parse()
+                        .map_err(|_| "bench: bad --nodes")?,
+                )
+            }
+            "--eval" => eval = value("--eval")?,
+            "--no-hash-move" => rules.hash_move = false,
+            "--no-killers" => rules.killers = false,
+            "--no-history" => rules.history = false,
+            "--no-reductions" => rules.reductions = false,
+            "--no-quiescence" => rules.quiescence = false,
+            _ => return Err(format!("bench: unknown option {arg:?} for Mill")),
+        }
+    }
+    let mut searcher = Searcher::new(mill_evaluator(&eval)?);
+    searcher.set_ordering(rules);
+    searcher.allocate_tables();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        nodes: nodes_limit,
+        ..Limits::default()
+    };
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    for (i, text) in MILL_POSITIONS.iter().enumerate() {
+        let pos = mill_position(text, Rules::default())?;
+        searcher.clear();
+        let started = Instant::now();
+        let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
+        let elapsed = started.elapsed();
+        let mv = report
+            .best_move
+            .map_or("--".to_string(), |mv| pos.format_move(mv));
+        println!(
+            "{:2}  move {mv:>9}  score {:+8}  depth {:2}  nodes {:>10}  {:8.3} s",
+            i + 1,
+            report.score,
+            report.depth,
+            report.nodes,
+            elapsed.as_secs_f64()
+        );
+        nodes += report.nodes;
+        time += elapsed;
+    }
+    println!(
+        "mill bench depth {depth}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
         time.as_secs_f64(),
         nodes as f64 / time.as_secs_f64().max(1e-9)
     );

@@ -3,9 +3,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use iago::arena::{
-    EngineSpec, MatchConfig, MoveLimits, Sprt, TimeControl, openings, report, run_match,
+use iago::arena::mill::{
+    MillMatchConfig, mill_report, parse_opening, parse_openings, random_openings, run_mill_match,
 };
+use iago::arena::{
+    EngineSpec, MatchConfig, MoveLimits, Protocol, Sprt, TimeControl, openings, report, run_match,
+};
+use iago::mill::Rules;
+use iago::mill::notation::parse_rules;
 
 const HELP: &str =
     "usage: iago match --engine NAME=PROTOCOL:COMMAND --engine NAME=PROTOCOL:COMMAND [OPTIONS]
@@ -34,10 +39,65 @@ Options:
   --sprt ELO0,ELO1       stop when the SPRT decides between the two Elo hypotheses
   --alpha A, --beta B    the SPRT's error rates (default 0.05 each)
   --startup SECONDS      time an engine gets to start (default 30)
+  --quiet                no progress line on stderr
+  --game othello|mill    the game (default othello); see `iago match --game mill --help`";
+
+const MILL_HELP: &str =
+    "usage: iago match --game mill --engine NAME=gtp:COMMAND --engine NAME=gtp:COMMAND [OPTIONS]
+
+Plays Nine Men's Morris games between two GTP engines, one game at a time, refereed with
+iago's rules (every move checked; an illegal move, crash, refusal or timeout loses by
+forfeit and the engine is restarted). Each opening is played twice with colours swapped.
+Engines are sent `set_game mill`, `set_rules RULES` (when they list it), and
+`set_movetime MS` (when they list it, else `time_settings 0 S 1` in whole seconds) or
+`set_depth D`.
+
+Options:
+  --games N              games (default 100)
+  --movetime MS          time per move for both engines (default 100)
+  --depth D              fixed depth for both engines
+  --limit NAME=LIMIT     this engine's own limit: movetime:MS or depth:D
+  --move-cap SECONDS     longest move before a loss on time (default: 60 at fixed depth,
+                         else the move time plus a second)
+  --rules RULES          rule settings, as `set_rules` reads them (default: the
+                         standard rules, draw-plies=40 repetitions=3 removal=one)
+  --opening-plies N      random openings of N plies (default 2)
+  --seed N               seed of the random openings (default 1)
+  --openings FILE        openings from a file instead: one line of moves each
+  --start MOVES          play every game from this one opening (`start` for none)
+  --out FILE             one line per game: players, result, ending and moves
+  --startup SECONDS      time an engine gets to start (default 30)
   --quiet                no progress line on stderr";
 
 /// Runs `iago match` with `args`.
 pub fn run(args: &[String]) -> Result<(), String> {
+    let mut game = "othello".to_string();
+    let mut rest = Vec::new();
+    let mut words = args.iter();
+    while let Some(word) = words.next() {
+        if word == "--game" {
+            game = words
+                .next()
+                .ok_or("--game needs a value")?
+                .to_ascii_lowercase();
+        } else {
+            rest.push(word.clone());
+        }
+    }
+    match game.as_str() {
+        "othello" => {}
+        "mill" => {
+            let Some(config) = parse_mill_args(&rest)? else {
+                println!("{MILL_HELP}");
+                return Ok(());
+            };
+            let summary = run_mill_match(&config)?;
+            print!("{}", mill_report(&summary));
+            return Ok(());
+        }
+        other => return Err(format!("--game: unknown game {other:?} (othello or mill)")),
+    }
+    let args = &rest;
     let Some(config) = parse_args(args)? else {
         println!("{HELP}");
         return Ok(());
@@ -182,6 +242,122 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
         out,
         sprt,
         startup_timeout: startup,
+        progress,
+    }))
+}
+
+/// The Mill match described by `args` (`--game mill` taken out); `None` for help.
+fn parse_mill_args(args: &[String]) -> Result<Option<MillMatchConfig>, String> {
+    let mut engines = Vec::new();
+    let mut games = 100u32;
+    let mut both = TimeControl::MoveTime(Duration::from_millis(100));
+    let mut own: Vec<(String, TimeControl)> = Vec::new();
+    let mut move_cap = None;
+    let mut rules = Rules::default();
+    let (mut plies, mut seed) = (2usize, 1u64);
+    let mut source = None;
+    let mut out = None;
+    let mut startup = Duration::from_secs(30);
+    let mut progress = true;
+    let mut words = args.iter();
+    while let Some(option) = words.next() {
+        let mut value = |name: &str| {
+            words
+                .next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match option.as_str() {
+            "--help" | "-h" => return Ok(None),
+            "--engine" => engines.push(value("--engine")?.parse::<EngineSpec>()?),
+            "--games" => games = number(&value("--games")?, "--games")?,
+            "--movetime" => {
+                both = TimeControl::MoveTime(Duration::from_millis(number(
+                    &value("--movetime")?,
+                    "--movetime",
+                )?))
+            }
+            "--depth" => both = TimeControl::Depth(number(&value("--depth")?, "--depth")?),
+            "--limit" => {
+                let text = value("--limit")?;
+                let (name, limit) = text
+                    .split_once('=')
+                    .ok_or_else(|| format!("--limit {text:?} is not NAME=LIMIT"))?;
+                own.push((name.to_string(), parse_limit(limit)?));
+            }
+            "--move-cap" => move_cap = Some(seconds(&value("--move-cap")?, "--move-cap")?),
+            "--rules" => rules = parse_rules(&value("--rules")?, rules)?,
+            "--opening-plies" => plies = number(&value("--opening-plies")?, "--opening-plies")?,
+            "--seed" => seed = number(&value("--seed")?, "--seed")?,
+            "--openings" => source = Some(OpeningSource::File(value("--openings")?)),
+            "--start" => source = Some(OpeningSource::Single(value("--start")?)),
+            "--out" => out = Some(PathBuf::from(value("--out")?)),
+            "--startup" => startup = seconds(&value("--startup")?, "--startup")?,
+            "--quiet" => progress = false,
+            other => {
+                return Err(format!(
+                    "unknown option {other:?} for Mill (try `iago match --game mill --help`)"
+                ));
+            }
+        }
+    }
+    let engines: [EngineSpec; 2] = engines
+        .try_into()
+        .map_err(|_| "a Mill match needs exactly two --engine NAME=gtp:COMMAND".to_string())?;
+    if engines.iter().any(|e| e.protocol != Protocol::Gtp) {
+        return Err("Mill engines are driven over GTP: NAME=gtp:COMMAND".into());
+    }
+    if engines[0].name == engines[1].name {
+        return Err("the two engines need different names".into());
+    }
+    if games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    for (name, _) in &own {
+        if !engines.iter().any(|e| &e.name == name) {
+            return Err(format!("--limit names {name:?}, which is no engine"));
+        }
+    }
+    let limits = [0, 1].map(|i| {
+        own.iter()
+            .rev()
+            .find(|(name, _)| *name == engines[i].name)
+            .map_or(both, |(_, limit)| *limit)
+    });
+    for limit in limits {
+        match limit {
+            TimeControl::Clock(_) => return Err("Mill matches have no game clock".into()),
+            TimeControl::Depth(0) => return Err("a depth must be at least 1".into()),
+            TimeControl::MoveTime(time) if time.is_zero() => {
+                return Err("a move time must be at least 1 ms".into());
+            }
+            _ => {}
+        }
+    }
+    let move_caps = limits.map(|limit| {
+        move_cap.unwrap_or(match limit {
+            TimeControl::MoveTime(per_move) => per_move + Duration::from_secs(1),
+            _ => Duration::from_secs(60),
+        })
+    });
+    let openings = match source {
+        None => random_openings(rules, games.div_ceil(2) as usize, plies, seed),
+        Some(OpeningSource::File(path)) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read opening file {path}: {e}"))?;
+            parse_openings(rules, &text).map_err(|e| format!("{path}: {e}"))?
+        }
+        Some(OpeningSource::Single(text)) => vec![parse_opening(rules, &text)?],
+    };
+    Ok(Some(MillMatchConfig {
+        engines,
+        limits,
+        move_caps,
+        games,
+        openings,
+        rules,
+        startup_timeout: startup,
+        out,
         progress,
     }))
 }

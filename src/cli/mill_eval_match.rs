@@ -1,24 +1,27 @@
-//! `iago mill-eval-match A B [--games N] [--depth D]`: in-process Mill games between two
-//! evaluators at a fixed depth, each opening (two seeded random placements) played twice
-//! with colours swapped. Deterministic for given arguments.
+//! `iago mill-eval-match A B [--games N] [--depth D | --movetime MS] [--plies P]`:
+//! in-process games between two Mill evaluators, each opening (P seeded random plies)
+//! played twice with colours swapped. Deterministic at a fixed depth.
 
 use std::sync::atomic::AtomicBool;
 
+use iago::arena::Tally;
 use iago::game::{Color, Game};
 use iago::mill::MillPosition;
 use iago::mill::eval::mill_evaluator;
 use iago::search::{Limits, Searcher};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 
-const HELP: &str = "usage: iago mill-eval-match A B [--games N] [--depth D]
+const HELP: &str =
+    "usage: iago mill-eval-match A B [--games N] [--depth D | --movetime MS] [--plies P]
 
-Plays Mill evaluator A against B with iago's search at depth D (default 4), N games
-(default 40, even) from seeded random two-ply openings, colours swapped per opening, and
-prints A's wins, draws and losses.";
+Plays Mill evaluator A against B with iago's search at depth D (default 4) or MS
+milliseconds a move, N games (default 40, even) from seeded random openings of P plies
+(default 2; each a distinct line), colours swapped per opening, and prints A's wins,
+draws and losses with the score and its Elo. Evaluators are named as for --eval, and
+`phased:KEY=VALUE,...` changes weights of the default (e.g. phased:m.mobility=30).";
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let (mut games, mut depth, mut names) = (40u32, 4u32, Vec::new());
+    let (mut movetime, mut plies) = (None, 2u32);
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let mut number = |name: &str| -> Result<u32, String> {
@@ -33,6 +36,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             "--games" => games = number("--games")?,
             "--depth" => depth = number("--depth")?.clamp(1, 30),
+            "--movetime" => movetime = Some(number("--movetime")?.max(1)),
+            "--plies" => plies = number("--plies")?.min(18),
             name => names.push(name.to_string()),
         }
     }
@@ -46,20 +51,28 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Searcher::new(mill_evaluator(a)?),
         Searcher::new(mill_evaluator(b)?),
     ];
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
+    let limits = match movetime {
+        Some(ms) => Limits {
+            movetime: Some(std::time::Duration::from_millis(u64::from(ms))),
+            ..Limits::default()
+        },
+        None => Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
     };
+    let openings = iago::arena::mill::random_openings(
+        Default::default(),
+        (games / 2) as usize,
+        plies as usize,
+        1,
+    );
     let stop = AtomicBool::new(false);
-    let mut rng = StdRng::seed_from_u64(1);
-    let (mut wins, mut draws, mut losses, mut plies) = (0, 0, 0, 0u64);
-    for _ in 0..games / 2 {
-        let mut opening = MillPosition::start();
-        for _ in 0..2 {
-            let moves = opening.legal_moves();
-            let moves = moves.as_ref();
-            opening = opening.play(moves[rng.random_range(0..moves.len())]);
-        }
+    let (mut wins, mut draws, mut losses, mut played) = (0, 0, 0, 0u64);
+    for line in &openings {
+        let opening = line
+            .iter()
+            .fold(MillPosition::start(), |pos, &mv| pos.play(mv));
         for a_color in [Color::White, Color::Black] {
             for s in &mut searchers {
                 s.clear();
@@ -70,7 +83,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 let report = searchers[who].search(&pos, &limits, &stop, &mut |_| {});
                 let Some(mv) = report.best_move else { break };
                 pos = pos.play(mv);
-                plies += 1;
+                played += 1;
             }
             match pos.winner() {
                 Some(c) if c == a_color => wins += 1,
@@ -80,9 +93,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
             log::info!("mill-eval-match: {a} +{wins} ={draws} -{losses}");
         }
     }
+    let tally = Tally {
+        wins,
+        draws,
+        losses,
+    };
+    let limit = movetime.map_or(format!("depth {depth}"), |ms| format!("{ms} ms a move"));
+    let elo = tally.elo().map_or("-".to_string(), |e| {
+        format!("{:+.0} +- {:.0}", e.elo, e.margin)
+    });
     println!(
-        "mill-eval-match {a} vs {b}, depth {depth}: {games} games, {a} +{wins} ={draws} -{losses} ({:.1}%), {plies} plies",
-        100.0 * (f64::from(wins) + 0.5 * f64::from(draws)) / f64::from(games)
+        "mill-eval-match {a} vs {b}, {limit}: {} games, {a} +{wins} ={draws} -{losses} ({:.1}%, Elo {elo}), {played} plies",
+        tally.games(),
+        100.0 * tally.score().unwrap_or(0.0)
     );
     Ok(())
 }

@@ -5,7 +5,9 @@ use super::EngineGame;
 use crate::eval::Evaluator;
 use crate::game::{Color, Score};
 use crate::mill::eval::{MILL_EVALUATORS, STONE, mill_evaluator};
-use crate::mill::notation::{board_text, format_position, parse_move_text, parse_position};
+use crate::mill::notation::{
+    board_text, format_position, parse_move_text, parse_position, parse_rules,
+};
 use crate::mill::{MillPosition, Move, Rules};
 
 impl EngineGame for MillPosition {
@@ -57,6 +59,13 @@ impl EngineGame for MillPosition {
             magnitude / unit,
             magnitude % unit * 100 / unit
         )
+    }
+
+    /// `draw-plies=N repetitions=N removal=one|per-mill flying=on|off` (or `standard`).
+    fn with_rules(&self, text: &str) -> Result<Self, String> {
+        let mut pos = self.clone();
+        pos.set_rules(parse_rules(text, self.rules())?)?;
+        Ok(pos)
     }
 
     fn evaluator_names() -> &'static [&'static str] {

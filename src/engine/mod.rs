@@ -63,6 +63,12 @@ pub trait EngineGame: Game + PartialEq {
     /// The evaluator called `name`.
     fn evaluator(name: &str) -> Result<Box<dyn Evaluator<Self>>, String>;
 
+    /// The same position under the rule settings `text` (the game's own words, see
+    /// protocol.md); an error for games without rule variants.
+    fn with_rules(&self, _text: &str) -> Result<Self, String> {
+        Err(format!("{} has no rule variants", Self::GTP_NAME))
+    }
+
     /// Reads a game record (NBoard's `set game`): GGF for Othello.
     fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
         Err(format!("{} has no game record format", Self::GTP_NAME))

@@ -1,9 +1,15 @@
 //! Moves and their generation: a placement, slide or fly together with the stones it
 //! removes is one move (one ply).
 
-use super::board::{ALL, NEIGHBOURS, Points, in_mills, mills_through, points};
+use super::board::{ALL, MILLS, MILLS_OF, NEIGHBOURS, Points, in_mills, mills_through, points};
 use super::position::MillPosition;
-use crate::game::MoveList;
+use crate::game::{MoveList, Score};
+
+/// Move hints for the search's ordering: a mill first (the removal scored), then a move
+/// onto the point that would close an opponent's mill, then moves that open a mill.
+const HINT_MILL: Score = 10_000;
+const HINT_BLOCK: Score = 2_000;
+const HINT_OPEN: Score = 100;
 
 /// "No point": the `from` of a placement, an unused removal.
 pub const NONE: u8 = u8::MAX;
@@ -41,9 +47,15 @@ impl Move {
     }
 }
 
-/// Above the largest possible count: a flyer's 3 stones times at most 21 targets times at
-/// most 9 removals, or 24 placements times at most 36 pairs of removals.
-pub const MAX_MOVES: usize = 1024;
+/// Above the largest possible count. A move's action (placement, slide or fly) comes once
+/// per removal choice, and the opponent has at most 9 stones to choose from:
+/// - sliding: at most min(4 x own stones, 4 x empty points) actions, times at most the
+///   opponent's stones; with own + opponent + empty = 24 that is at most 8 x 4 x 8 = 256;
+/// - flying: 3 x 21 actions, of which at most 3 close a mill (the other two stones fix
+///   the line): 63 + 3 x 9 = 90;
+/// - placing: at most 8 own stones, so at most 8 points close a mill (at most 2 of them
+///   two mills): 24 + 8 x 9 = 96, or under one removal per mill 24 + 2 x 36 + 6 x 9 = 150.
+pub const MAX_MOVES: usize = 256;
 pub type MillMoves = MoveList<Move, MAX_MOVES>;
 
 /// The opponent stones a mill may remove: those outside mills, or any when all stand in
@@ -128,5 +140,78 @@ impl MillPosition {
                 }
             }
         }
+    }
+}
+
+/// The empty points that would complete a line of two `stones`.
+pub fn mill_points(stones: Points, empty: Points) -> Points {
+    let mut points = 0;
+    for &m in &MILLS {
+        let missing = m & !stones;
+        if missing.count_ones() == 1 && missing & empty != 0 {
+            points |= missing;
+        }
+    }
+    points
+}
+
+impl MillPosition {
+    /// How promising `mv` looks before it is searched (see the constants above).
+    pub(super) fn hint(&self, mv: Move) -> Score {
+        self.hint_with(mv, self.blocking_points())
+    }
+
+    /// The hints of `moves`, sharing the work.
+    pub(super) fn hints(&self, moves: &[Move], hints: &mut [Score]) {
+        let blocks = self.blocking_points();
+        for (hint, &mv) in hints.iter_mut().zip(moves) {
+            *hint = self.hint_with(mv, blocks);
+        }
+    }
+
+    /// The empty points that would close an opponent's mill.
+    fn blocking_points(&self) -> Points {
+        mill_points(self.theirs(), ALL & !(self.own() | self.theirs()))
+    }
+
+    fn hint_with(&self, mv: Move, blocks: Points) -> Score {
+        let me = self.own();
+        let them = self.theirs();
+        let mine = if mv.from == NONE {
+            me | 1 << mv.to
+        } else {
+            me & !(1 << mv.from) | 1 << mv.to
+        };
+        let empty = ALL & !(mine | them);
+        if mv.remove[0] != NONE {
+            let mut score = HINT_MILL;
+            for r in mv.removals() {
+                let bit = 1 << r;
+                // Taking a stone of an opponent's open line removes a threat; taking one
+                // that stands in our line opens it; mobile stones are worth more.
+                if MILLS_OF[r]
+                    .iter()
+                    .any(|&m| (them & m).count_ones() == 2 && (empty & m) != 0)
+                {
+                    score += 200;
+                }
+                if MILLS_OF[r].iter().any(|&m| (mine & m).count_ones() == 2) {
+                    score += 100;
+                }
+                score += 10 * (NEIGHBOURS[r] & (empty | bit)).count_ones() as Score;
+            }
+            return score;
+        }
+        let to = usize::from(mv.to);
+        let mut score = 0;
+        if blocks & (1 << to) != 0 {
+            score += HINT_BLOCK;
+        }
+        score += HINT_OPEN
+            * MILLS_OF[to]
+                .iter()
+                .filter(|&&m| (mine & m).count_ones() == 2 && (empty & m) != 0)
+                .count() as Score;
+        score + 4 * (NEIGHBOURS[to] & empty).count_ones() as Score
     }
 }

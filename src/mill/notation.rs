@@ -81,6 +81,69 @@ pub fn parse_move(pos: &MillPosition, text: &str) -> Result<Move, String> {
     }
 }
 
+/// Reads rule settings, words `KEY=VALUE` applied in turn to `base`: `draw-plies=N` (the
+/// move-count rule in plies, 0 for none, at most 100), `repetitions=N` (occurrences that
+/// draw, 0 for none), `removal=one|per-mill`, `flying=on|off`, and the word `standard`
+/// for the default rules.
+pub fn parse_rules(text: &str, base: Rules) -> Result<Rules, String> {
+    let mut rules = base;
+    for word in text.split_whitespace() {
+        let word = word.to_ascii_lowercase();
+        if word == "standard" {
+            rules = Rules::default();
+            continue;
+        }
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("rule {word:?} is not KEY=VALUE"))?;
+        let number = |max: u32| {
+            value
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n <= max)
+                .ok_or_else(|| format!("{key}: {value:?} is not a whole number 0..{max}"))
+        };
+        let switch = || match value {
+            "on" | "true" | "yes" => Ok(true),
+            "off" | "false" | "no" => Ok(false),
+            _ => Err(format!("{key}: {value:?} is not on or off")),
+        };
+        match key {
+            "draw-plies" => rules.draw_plies = number(super::position::MAX_DRAW_PLIES)?,
+            "repetitions" => rules.repetitions = number(100)?,
+            "removal" => {
+                rules.removal_per_mill = match value {
+                    "one" => false,
+                    "per-mill" => true,
+                    _ => return Err(format!("removal: {value:?} is not one or per-mill")),
+                }
+            }
+            "flying" => rules.flying = switch()?,
+            _ => {
+                return Err(format!(
+                    "unknown rule {key:?} (draw-plies, repetitions, removal, flying)"
+                ));
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The rules as [`parse_rules`] reads them back.
+pub fn format_rules(rules: Rules) -> String {
+    format!(
+        "draw-plies={} repetitions={} removal={} flying={}",
+        rules.draw_plies,
+        rules.repetitions,
+        if rules.removal_per_mill {
+            "per-mill"
+        } else {
+            "one"
+        },
+        if rules.flying { "on" } else { "off" }
+    )
+}
+
 fn point(name: &str) -> Result<u8, String> {
     point_by_name(name).ok_or_else(|| format!("{name:?} is not a point of the board"))
 }

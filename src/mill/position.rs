@@ -57,6 +57,9 @@ const fn make_keys<const N: usize>(seed: u64) -> [[u64; N]; 2] {
 const STONE_KEYS: [[u64; POINTS]; 2] = make_keys(0x4d69_6c6c);
 const HAND_KEYS: [[u64; 10]; 2] = make_keys(0x4861_6e64);
 const BLACK_KEY: u64 = splitmix(0x5369_6465);
+const QUIET_SEED: u64 = 0x5175_6965_7400;
+/// Plies before the move-count rule from which the search's hash tells the counter.
+const QUIET_HORIZON: u32 = 32;
 
 /// A Nine Men's Morris position. Index 0 is White (who moves first), 1 Black.
 #[derive(Clone)]
@@ -232,9 +235,28 @@ impl MillPosition {
 
     /// True when the game is drawn by repetition or by the move-count rule.
     pub fn is_draw(&self) -> bool {
-        self.loser().is_none()
-            && ((self.rules.draw_plies > 0 && self.quiet >= self.rules.draw_plies)
-                || (self.rules.repetitions > 0 && self.occurrences() >= self.rules.repetitions))
+        self.loser().is_none() && self.drawn_by_rules()
+    }
+
+    /// The draw rules alone (a position that recurs needs at least 4 plies per repeat).
+    fn drawn_by_rules(&self) -> bool {
+        let repetitions = self.rules.repetitions;
+        (self.rules.draw_plies > 0 && self.quiet >= self.rules.draw_plies)
+            || (repetitions > 0
+                && u32::from(self.history_len) > 4 * (repetitions - 1)
+                && self.occurrences() >= repetitions)
+    }
+
+    /// True when the position occurred before with the same side to move, since the last
+    /// irreversible move.
+    pub fn repeats(&self) -> bool {
+        let len = usize::from(self.history_len);
+        len >= 5
+            && self.history[..len - 4]
+                .iter()
+                .rev()
+                .step_by(2)
+                .any(|&h| h == self.hash)
     }
 
     /// The winner of a finished game, `None` for a draw or a game still going.
@@ -265,9 +287,10 @@ impl Game for MillPosition {
     type Move = Move;
     type Moves = MillMoves;
 
+    #[inline]
     fn legal_moves(&self) -> MillMoves {
         let mut list = MillMoves::new();
-        if self.loser().is_none() && !self.is_draw() {
+        if self.loser().is_none() && !self.drawn_by_rules() {
             self.generate(&mut list);
         }
         list
@@ -333,8 +356,16 @@ impl Game for MillPosition {
         }
     }
 
+    /// The position's hash, with the move-count rule's counter mixed in once the rule is
+    /// near: a table entry made a few plies from a draw by that rule must not stand for
+    /// the same stones far from it, nor the other way round.
     fn hash(&self) -> u64 {
-        self.hash
+        let limit = self.rules.draw_plies;
+        if limit > 0 && self.quiet + QUIET_HORIZON >= limit {
+            self.hash ^ splitmix(QUIET_SEED.wrapping_add(u64::from(self.quiet)))
+        } else {
+            self.hash
+        }
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, String> {
@@ -343,5 +374,31 @@ impl Game for MillPosition {
 
     fn format_move(&self, mv: Move) -> String {
         notation::format_move(mv)
+    }
+
+    fn move_hint(&self, mv: Move) -> Option<Score> {
+        Some(self.hint(mv))
+    }
+
+    fn is_capture(&self, mv: Move) -> bool {
+        mv.remove[0] != NONE
+    }
+
+    fn move_hints(&self, moves: &[Move], hints: &mut [Score]) {
+        self.hints(moves, hints);
+    }
+
+    /// Origin (24 for a placement) and target: at most 25 x 24 slots.
+    fn history_slot(&self, mv: Move) -> usize {
+        let from = if mv.from == NONE {
+            POINTS
+        } else {
+            usize::from(mv.from)
+        };
+        from * POINTS + usize::from(mv.to)
+    }
+
+    fn repeats(&self) -> bool {
+        MillPosition::repeats(self)
     }
 }

@@ -36,6 +36,7 @@ pub const COMMANDS: &[&str] = &[
     "time_left",
     "list_games",
     "set_game",
+    "set_rules",
     "set_position",
     "position",
     "perft",
@@ -86,6 +87,7 @@ pub enum Command<M> {
     },
     ListGames,
     SetGame(String),
+    SetRules(String),
     SetPosition(String),
     Position,
     Perft(u32),
@@ -242,6 +244,7 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
             }
             Command::SetGame(game.to_string())
         }
+        "set_rules" => Command::SetRules(args.trim().to_string()),
         "set_position" => Command::SetPosition(args.trim().to_string()),
         "position" => lexer::none(name, args).map(|()| Command::Position)?,
         "perft" => {
@@ -370,6 +373,8 @@ pub struct Gtp<G: EngineGame> {
     /// `quit` or end of input seen: searches stop at once.
     quitting: bool,
     time: TimeState,
+    /// The rule settings of `set_rules` so far, applied to every new game.
+    rules: String,
 }
 
 impl<G: EngineGame> Gtp<G> {
@@ -385,6 +390,7 @@ impl<G: EngineGame> Gtp<G> {
             waiting: None,
             quitting: false,
             time: TimeState::default(),
+            rules: String::new(),
         })
     }
 
@@ -461,7 +467,8 @@ impl<G: EngineGame> Gtp<G> {
                 }
             }
             Command::ClearBoard => {
-                self.engine.new_game(G::start());
+                let start = self.with_rules(G::start());
+                self.engine.new_game(start);
                 ok("")
             }
             Command::Komi => ok(""),
@@ -512,7 +519,8 @@ impl<G: EngineGame> Gtp<G> {
                 .join("\n")),
             Command::SetGame(name) => match find_game(&name) {
                 Some(game) if game == G::ID => {
-                    self.engine.new_game(G::start());
+                    let start = self.with_rules(G::start());
+                    self.engine.new_game(start);
                     ok("")
                 }
                 Some(game) => {
@@ -521,8 +529,20 @@ impl<G: EngineGame> Gtp<G> {
                 }
                 None => Err(format!("unknown game {:?}", lexer::shorten(&name))),
             },
+            Command::SetRules(text) => {
+                let rules = format!("{} {text}", self.rules);
+                match G::start().with_rules(&rules) {
+                    Ok(start) => {
+                        self.rules = rules.trim().to_string();
+                        self.engine.new_game(start);
+                        ok("")
+                    }
+                    Err(error) => Err(error),
+                }
+            }
             Command::SetPosition(text) => match G::parse_position(&text) {
                 Ok(pos) => {
+                    let pos = self.with_rules(pos);
                     self.engine.new_game(pos);
                     ok("")
                 }
@@ -573,6 +593,17 @@ impl<G: EngineGame> Gtp<G> {
         };
         self.reply(&id, result);
         Flow::Continue
+    }
+
+    /// `pos` under the rules `set_rules` chose (checked when they were set).
+    fn with_rules(&self, pos: G) -> G {
+        if self.rules.is_empty() {
+            return pos;
+        }
+        pos.with_rules(&self.rules).unwrap_or_else(|error| {
+            log::warn!("rules {:?} no longer apply: {error}", self.rules);
+            G::start()
+        })
     }
 
     /// `play`: a move by the side to move, or by the other side when the side to move has

@@ -255,6 +255,8 @@ impl<G: Game> Searcher<G> {
             selective: self.selective,
             end_selectivity: None,
             solver: self.solver.as_mut(),
+            killers: vec![[None; 2]; ordering::KILLER_PLIES],
+            history: vec![0; crate::game::HISTORY_SLOTS],
         };
         let mut ordered = run.order(pos, moves, None, 4, 0);
         let mut best = SearchReport {

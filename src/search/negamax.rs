@@ -55,7 +55,23 @@ pub(crate) struct Run<'a, G: Game> {
     pub end_selectivity: Option<usize>,
     /// The Othello endgame solver, when the game is Othello.
     pub solver: Option<&'a mut super::endgame::Solver>,
+    /// Two killer moves per ply (games with move hints).
+    pub killers: Vec<[Option<G::Move>; 2]>,
+    /// History scores by [`Game::history_slot`] (games with move hints).
+    pub history: Vec<i32>,
 }
+
+/// Plies of captures searched beyond the nominal depth.
+const QUIESCENCE_PLIES: i32 = 4;
+/// Captures searched at a horizon node, best hints first.
+const QUIESCENCE_MOVES: usize = 3;
+
+/// Moves from this index on (in search order) may be searched with less depth.
+const LATE_MOVE: usize = 3;
+/// From this index on, two plies less.
+const VERY_LATE_MOVE: usize = 10;
+/// A move hint of at least this marks a tactical move, which is never reduced.
+pub const TACTICAL_HINT: Score = 1_000;
 
 /// Scores at least this far from zero are wins or losses of games without a margin.
 const WIN_ZONE: Score = WIN_SCORE - 1000;
@@ -139,6 +155,9 @@ impl<G: Game> Run<'_, G> {
         if self.watch.tick() {
             return 0;
         }
+        if pos.repeats() {
+            return 0;
+        }
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
         if moves.is_empty() {
@@ -148,6 +167,12 @@ impl<G: Game> Run<'_, G> {
             return score;
         }
         if depth <= 0 {
+            if self.rules.quiescence
+                && depth > -QUIESCENCE_PLIES
+                && let Some(score) = self.quiesce(pos, moves, alpha, beta, depth, ply)
+            {
+                return score;
+            }
             self.evals += 1;
             return self.evaluator.evaluate(pos);
         }
@@ -166,19 +191,29 @@ impl<G: Game> Run<'_, G> {
         if let Some(score) = self.probcut(pos, depth, alpha, beta, ply) {
             return score;
         }
-        let ordered = self.order(pos, moves, hash_move, depth, ply);
+        let mut picker = self.picker(pos, moves, hash_move, depth, ply);
         if self.watch.aborted {
             return 0;
         }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for (i, &mv) in ordered.iter().enumerate() {
+        let mut i = 0;
+        while let Some((mv, hint)) = picker.next() {
             let child = pos.play(mv);
             let score = if i == 0 {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let reduction = if picker.hinted {
+                    self.reduction(depth, i, hint)
+                } else {
+                    0
+                };
+                let mut probe =
+                    -self.pvs(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && probe > alpha && !self.watch.aborted {
+                    probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if probe > alpha && probe < beta && !self.watch.aborted {
                     -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
@@ -188,12 +223,14 @@ impl<G: Game> Run<'_, G> {
             if self.watch.aborted {
                 return 0;
             }
+            i += 1;
             if score > best {
                 best = score;
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
+                        self.record_cut(pos, mv, depth, ply);
                         break;
                     }
                 }
@@ -214,6 +251,66 @@ impl<G: Game> Run<'_, G> {
         self.table
             .store(key, depth.max(0) as u32, best, bound, stored_move);
         best
+    }
+
+    /// The value of a horizon node whose mover can capture: the better of the static
+    /// evaluation (the mover need not capture) and the best few captures searched on.
+    /// `None` when there is no capture (the caller evaluates).
+    fn quiesce(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: u32,
+    ) -> Option<Score> {
+        let mut captures: Vec<(Score, G::Move)> = moves
+            .iter()
+            .filter(|&&mv| pos.is_capture(mv))
+            .map(|&mv| (pos.move_hint(mv).unwrap_or(0), mv))
+            .collect();
+        if captures.is_empty() {
+            return None;
+        }
+        captures.sort_by_key(|&(hint, _)| std::cmp::Reverse(hint));
+        self.evals += 1;
+        let mut best = self.evaluator.evaluate(pos);
+        if best >= beta {
+            return Some(best);
+        }
+        alpha = alpha.max(best);
+        for &(_, mv) in captures.iter().take(QUIESCENCE_MOVES) {
+            let score = -self.pvs(&pos.play(mv), depth - 1, -beta, -alpha, ply + 1);
+            if self.watch.aborted {
+                return Some(0);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
+    }
+
+    /// How many plies less the `index`-th move of a node `depth` deep, ordered by a
+    /// `hint` (killer bonus included), is searched first (a null-window probe, searched
+    /// again in full if it beats alpha): late quiet moves, never a tactical one or a
+    /// killer.
+    fn reduction(&self, depth: i32, index: usize, hint: Score) -> i32 {
+        if !self.rules.reductions || depth < 3 || index < LATE_MOVE || hint >= TACTICAL_HINT {
+            return 0;
+        }
+        if index >= VERY_LATE_MOVE && depth >= 5 {
+            2
+        } else {
+            1
+        }
     }
 
     /// The principal variation from the table, starting with `first`, at most `depth`

@@ -4,8 +4,12 @@
 //! Rules, each switchable for measurements (`iago bench --no-...`): the hash move first;
 //! then the mover's value after each move, from the static evaluation; and
 //! "fastest first": fewer replies for the opponent is better.
+//!
+//! Games that give move hints (Mill) are ordered without playing the moves: the hash move,
+//! then by hint, the two killer moves of the ply (the last moves that cut there) counting
+//! as [`KILLER_HINT`], ties broken by the history table (how often and how deep a move cut).
 
-use crate::game::{Game, Score};
+use crate::game::{Game, HISTORY_SLOTS, Score};
 
 use super::negamax::Run;
 
@@ -23,6 +27,14 @@ pub struct OrderingRules {
     pub parity: bool,
     /// Endgame: cut when the opponent's stable discs already decide the window.
     pub stability: bool,
+    /// Games with move hints: try the ply's killer moves early.
+    pub killers: bool,
+    /// Games with move hints: break ties by the history table.
+    pub history: bool,
+    /// Games with move hints: search late quiet moves less deep first.
+    pub reductions: bool,
+    /// Search captures (Game::is_capture) beyond the horizon.
+    pub quiescence: bool,
 }
 
 impl Default for OrderingRules {
@@ -33,12 +45,73 @@ impl Default for OrderingRules {
             mobility: true,
             parity: true,
             stability: true,
+            killers: true,
+            history: true,
+            reductions: true,
+            quiescence: true,
         }
     }
 }
 
 /// Score units one opponent reply costs in the ordering key (a fifth of an Othello disc).
 const MOBILITY_WEIGHT: Score = 20;
+
+/// The hint a killer move gets (unless its own is higher).
+pub const KILLER_HINT: Score = 2_500;
+
+/// Plies with killer moves; deeper plies share the last slot.
+pub const KILLER_PLIES: usize = 128;
+
+/// History scores are halved when one passes this, keeping recent cuts weightier.
+const HISTORY_MAX: i32 = 1 << 24;
+
+/// Moves handed out best first: sorted at once (evaluation ordering), or by hints,
+/// where the first few are picked by selection (a node often needs only one) and the
+/// rest sorted when reached.
+pub(super) struct Picker<M> {
+    keyed: Vec<((Score, i32), M)>,
+    next: usize,
+    sorted: bool,
+    /// Keys are move hints (with killer bonuses).
+    pub hinted: bool,
+}
+
+/// Moves picked one by one by selection before the rest are sorted.
+const SELECT_FIRST: usize = 3;
+
+impl<M: Copy> Picker<M> {
+    /// The next move with its key's hint part.
+    pub fn next(&mut self) -> Option<(M, Score)> {
+        let i = self.next;
+        if i >= self.keyed.len() {
+            return None;
+        }
+        if !self.sorted {
+            if i < SELECT_FIRST {
+                let best = (i..self.keyed.len())
+                    .max_by_key(|&j| (self.keyed[j].0, std::cmp::Reverse(j)))
+                    .unwrap_or(i);
+                // Keep the others in generation order, for determinism with ties.
+                self.keyed[i..=best].rotate_right(1);
+            } else {
+                self.keyed[i..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+                self.sorted = true;
+            }
+        }
+        self.next += 1;
+        let ((hint, _), mv) = self.keyed[i];
+        Some((mv, hint))
+    }
+
+    /// All the moves in order.
+    pub fn into_moves(mut self) -> Vec<M> {
+        let mut moves = Vec::with_capacity(self.keyed.len());
+        while let Some((mv, _)) = self.next() {
+            moves.push(mv);
+        }
+        moves
+    }
+}
 
 impl<G: Game> Run<'_, G> {
     /// The moves of `pos` in the order to search them at `depth`.
@@ -48,10 +121,27 @@ impl<G: Game> Run<'_, G> {
         moves: &[G::Move],
         hash_move: Option<G::Move>,
         depth: i32,
-        _ply: u32,
+        ply: u32,
     ) -> Vec<G::Move> {
+        self.picker(pos, moves, hash_move, depth, ply).into_moves()
+    }
+
+    /// The moves of `pos` to hand out in search order at `depth`.
+    pub(super) fn picker(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        hash_move: Option<G::Move>,
+        depth: i32,
+        ply: u32,
+    ) -> Picker<G::Move> {
         let rules = self.rules;
         let hash_move = hash_move.filter(|_| rules.hash_move);
+        if let Some(&first) = moves.first()
+            && pos.move_hint(first).is_some()
+        {
+            return self.order_by_hints(pos, moves, hash_move, ply);
+        }
         let mut keyed: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
         for &mv in moves {
             if Some(mv) == hash_move {
@@ -76,6 +166,69 @@ impl<G: Game> Run<'_, G> {
         }
         // Stable: equal keys keep the generator's order, so the search is deterministic.
         keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-        keyed.into_iter().map(|(_, mv)| mv).collect()
+        Picker {
+            keyed: keyed.into_iter().map(|(key, mv)| ((key, 0), mv)).collect(),
+            next: 0,
+            sorted: true,
+            hinted: false,
+        }
+    }
+}
+
+impl<G: Game> Run<'_, G> {
+    /// Hint ordering (see the module comment).
+    fn order_by_hints(
+        &self,
+        pos: &G,
+        moves: &[G::Move],
+        hash_move: Option<G::Move>,
+        ply: u32,
+    ) -> Picker<G::Move> {
+        let killers = self.killers[(ply as usize).min(KILLER_PLIES - 1)];
+        let mut hints = vec![0; moves.len()];
+        pos.move_hints(moves, &mut hints);
+        let keyed: Vec<((Score, i32), G::Move)> = moves
+            .iter()
+            .zip(hints)
+            .map(|(&mv, mut hint)| {
+                if Some(mv) == hash_move {
+                    return ((Score::MAX, 0), mv);
+                }
+                if killers.contains(&Some(mv)) && self.rules.killers {
+                    hint = hint.max(KILLER_HINT + i32::from(killers[0] == Some(mv)));
+                }
+                let history = if self.rules.history {
+                    self.history[pos.history_slot(mv) % HISTORY_SLOTS]
+                } else {
+                    0
+                };
+                ((hint, history), mv)
+            })
+            .collect();
+        Picker {
+            keyed,
+            next: 0,
+            sorted: false,
+            hinted: true,
+        }
+    }
+
+    /// Remembers `mv` as having cut at `ply` with `depth` plies left.
+    pub(super) fn record_cut(&mut self, pos: &G, mv: G::Move, depth: i32, ply: u32) {
+        if pos.move_hint(mv).is_none() {
+            return;
+        }
+        let slot = &mut self.killers[(ply as usize).min(KILLER_PLIES - 1)];
+        if slot[0] != Some(mv) {
+            slot[1] = slot[0];
+            slot[0] = Some(mv);
+        }
+        let entry = &mut self.history[pos.history_slot(mv) % HISTORY_SLOTS];
+        *entry += depth.max(1) * depth.max(1);
+        if *entry > HISTORY_MAX {
+            for value in self.history.iter_mut() {
+                *value /= 2;
+            }
+        }
     }
 }

@@ -122,7 +122,7 @@ fn fixed_depth_searches_repeat_exactly() {
         (a.best_move, a.score, a.nodes),
         (b.best_move, b.score, b.nodes)
     );
-    assert!(a.nodes <= 20_000);
+    assert!(a.nodes <= 20_000, "{} nodes", a.nodes);
 }
 
 #[test]

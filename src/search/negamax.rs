@@ -29,6 +29,10 @@ impl Watch<'_> {
     /// node-limited searches are deterministic.
     #[inline]
     pub fn tick(&mut self) -> bool {
+        // A search unwinding after the stop visits no more nodes, so none are counted.
+        if self.aborted {
+            return true;
+        }
         self.nodes += 1;
         if self.nodes >= self.node_limit
             || (self.nodes & 2047 == 0

@@ -146,5 +146,19 @@ fn last_square_flip_count_matches_flips() {
             bitboard::last_square_flip_count(square, player),
             expected.len() as u32
         );
+        assert_eq!(
+            Portable.last_flip_count(square, player),
+            expected.len() as u32
+        );
+        #[cfg(target_arch = "x86_64")]
+        for count in [
+            bitboard::Avx2::detect().map(|k| k.last_flip_count(square, player)),
+            bitboard::Bmi::detect().map(|k| k.last_flip_count(square, player)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert_eq!(count, expected.len() as u32, "square {square}");
+        }
     }
 }

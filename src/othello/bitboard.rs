@@ -9,6 +9,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod last;
 mod scalar;
 
 /// Squares not on the a or h file: a horizontal or diagonal shift must not wrap through them.
@@ -40,8 +42,11 @@ pub fn flips(square: u32, player: u64, opponent: u64) -> u64 {
 /// count an endgame solver needs at its last ply (0 means `player` cannot play there).
 #[inline]
 pub fn last_square_flip_count(square: u32, player: u64) -> u32 {
-    let opponent = !player & !(1u64 << (square & 63));
-    flips(square, player, opponent).count_ones()
+    #[cfg(target_arch = "x86_64")]
+    if let Some(kernel) = Avx2::detect() {
+        return kernel.last_flip_count(square, player);
+    }
+    Portable.last_flip_count(square, player)
 }
 
 /// One implementation of move generation and flips. Its methods are meant to be inlined
@@ -54,6 +59,12 @@ pub trait Kernel: Copy + Send + Sync + 'static {
     fn legal_moves(self, player: u64, opponent: u64) -> u64;
     /// See [`flips`].
     fn flips(self, square: u32, player: u64, opponent: u64) -> u64;
+    /// See [`last_square_flip_count`].
+    #[inline(always)]
+    fn last_flip_count(self, square: u32, player: u64) -> u32 {
+        let opponent = !player & !(1u64 << (square & 63));
+        self.flips(square, player, opponent).count_ones()
+    }
 }
 
 /// Plain 64-bit arithmetic: runs on every CPU.
@@ -109,6 +120,12 @@ impl Kernel for Avx2 {
         // SAFETY: as above.
         unsafe { avx2::flips(square, player, opponent) }
     }
+
+    #[inline(always)]
+    fn last_flip_count(self, square: u32, player: u64) -> u32 {
+        // SAFETY: as above (BMI2 comes with the kernel).
+        unsafe { last::flip_count(square, player) }
+    }
 }
 
 /// The scalar code compiled for CPUs with popcnt, lzcnt, BMI1 and BMI2 (x86-64 from about
@@ -142,6 +159,12 @@ impl Kernel for Bmi {
     #[inline(always)]
     fn flips(self, square: u32, player: u64, opponent: u64) -> u64 {
         scalar::flips(square, player, opponent)
+    }
+
+    #[inline(always)]
+    fn last_flip_count(self, square: u32, player: u64) -> u32 {
+        // SAFETY: a `Bmi` value exists only where `detect` found BMI2.
+        unsafe { last::flip_count(square, player) }
     }
 }
 

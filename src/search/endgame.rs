@@ -1,13 +1,16 @@
 //! The exact Othello endgame solver: the final disc difference under perfect play.
 //!
-//! Three layers, by the number of empty squares:
-//! - deep (more than [`SHALLOW_MAX`] empties): principal-variation search with its own
-//!   transposition table (exact bounds), fastest-first ordering (fewest opponent replies,
-//!   corners counted twice), parity and hash move, and stability cutoffs;
-//! - shallow (5 to [`SHALLOW_MAX`]): plain alpha-beta over the legal-move board, moves in
-//!   odd-parity quadrants first, no table;
-//! - the last four empties: the squares themselves in parity order, no move generation,
-//!   and the last square counted without making the move.
+//! Principal-variation search where the window is wider than null (the root and the
+//! principal variation); everywhere else null-window searches, in layers by the number
+//! of empty squares:
+//! - from [`TABLE_FROM`] empties: the solver's own transposition table (exact bounds
+//!   and best move), stability cutoffs, enhanced transposition cutoffs, and ordering
+//!   by hash move, fewest opponent replies (corners counted twice), potential mobility,
+//!   parity and, from [`EVAL_ORDER_FROM`] empties, the evaluation or a shallow search;
+//! - from [`ORDER_FROM`] empties: no table, fastest-first ordering;
+//! - five empties: moves in odd-parity quadrants first;
+//! - the last four empties: the squares themselves in parity order, no move
+//!   generation, and the last square's flips counted without making the move.
 //!
 //! The recursion is written once, generic over the move-generation [`Kernel`], and
 //! instantiated per kernel inside functions compiled with that kernel's CPU features.
@@ -20,14 +23,12 @@ use crate::othello::bitboard::{self, CORNERS, Kernel, Portable, Squares, neighbo
 use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
+use super::memory::{Zeroable, ZeroedArray};
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
 use super::probcut;
 use super::probcut_params::ENDGAME_DEPTH;
 use super::stability::stable_discs;
-
-/// Up to this many empties the solver works without its table.
-const SHALLOW_MAX: u32 = 7;
 
 /// The four 4x4 quadrants: parity counts empties per quadrant.
 const QUADRANTS: [u64; 4] = [
@@ -39,13 +40,13 @@ const QUADRANTS: [u64; 4] = [
 
 /// The solver's table: lower and upper bounds on exact scores, and the best move.
 pub struct Solver {
-    entries: Vec<Entry>,
+    entries: ZeroedArray<Entry>,
     mask: usize,
     age: u8,
     epoch: u8,
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Entry {
     key: u64,
     lower: i8,
@@ -58,6 +59,9 @@ struct Entry {
     age: u8,
     epoch: u8,
 }
+
+// SAFETY: integers only; the zero epoch marks an empty entry.
+unsafe impl Zeroable for Entry {}
 
 /// The level of exact results; selective solves have lower levels.
 const EXACT: u8 = u8::MAX;
@@ -74,7 +78,7 @@ impl Solver {
             buckets *= 2;
         }
         Solver {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            entries: ZeroedArray::new(buckets * BUCKET),
             mask: buckets - 1,
             age: 0,
             epoch: 1,
@@ -103,6 +107,22 @@ impl Solver {
             .iter()
             .find(|e| e.key == key && e.epoch == self.epoch)
             .copied()
+    }
+
+    /// Starts loading the bucket of `key` into the cache (a later probe finds it
+    /// there instead of waiting for memory).
+    #[inline(always)]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let start = (key as usize & self.mask) * BUCKET;
+            let address = self.entries[start..].as_ptr().cast::<i8>();
+            // SAFETY: a prefetch has no effect on memory or program state.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address);
+            }
+        }
     }
 
     #[inline]
@@ -153,23 +173,18 @@ struct Ctx<'w, 'a> {
 /// A selective solve prunes from this many empties on.
 const SELECTIVE_FROM: u32 = 10;
 
-/// ProbCut against the exact score: a shallow midgame search predicts it.
-fn probable_cut(
-    ctx: &mut Ctx,
-    p: u64,
-    o: u64,
-    empties: u32,
-    alpha: i32,
-    beta: i32,
-    t: f32,
-) -> Option<i32> {
+/// ProbCut against the exact score: a shallow midgame search predicts it. Null window
+/// (`alpha`, `alpha + 1`).
+fn probable_cut(ctx: &mut Ctx, p: u64, o: u64, empties: u32, alpha: i32, t: f32) -> Option<i32> {
     let fit = probcut::endgame_fit(empties);
-    let (low, high) = probcut::bounds(fit, alpha * DISC, beta * DISC, t);
+    let (low, high) = probcut::bounds(fit, alpha * DISC, (alpha + 1) * DISC, t);
     let depth = ENDGAME_DEPTH;
-    if midgame(ctx, p, o, depth, high - 1, high) >= high && !ctx.watch.aborted {
-        return Some(beta);
+    // A midgame value never leaves (-64, 64) discs, so a bound beyond is never reached.
+    if high <= 64 * DISC && midgame(ctx, p, o, depth, high - 1, high) >= high && !ctx.watch.aborted
+    {
+        return Some(alpha + 1);
     }
-    if midgame(ctx, p, o, depth, low, low + 1) <= low && !ctx.watch.aborted {
+    if low >= -64 * DISC && midgame(ctx, p, o, depth, low, low + 1) <= low && !ctx.watch.aborted {
         return Some(alpha);
     }
     None
@@ -215,70 +230,139 @@ fn midgame(ctx: &mut Ctx, p: u64, o: u64, depth: i32, mut alpha: Score, beta: Sc
     best
 }
 
-/// From this many empties on, the evaluation joins the ordering key.
+/// Null-window nodes with at least this many empties use the table, the full ordering
+/// key and enhanced transposition cutoffs (from [`ETC_FROM`]); fewer empties are not
+/// worth a table access (a cache miss, most of the time).
+const TABLE_FROM: u32 = 9;
+
+/// From this many empties on (below the table), moves are ordered fastest first;
+/// below, odd-parity quadrants first only.
+const ORDER_FROM: u32 = 6;
+
+/// From this many empties on, the evaluation after the move joins the ordering key.
 const EVAL_ORDER_FROM: u32 = 12;
 
-/// The recursive layers, instantiated per kernel (see the module comment).
+/// From this many empties on, a shallow search replaces that evaluation, one ply
+/// deeper every [`SEARCH_ORDER_STEP`] empties.
+const SEARCH_ORDER_FROM: u32 = 16;
+const SEARCH_ORDER_STEP: u32 = 3;
+
+/// From this many empties on, the children are looked up in the table before any
+/// is searched (enhanced transposition cutoff).
+const ETC_FROM: u32 = 12;
+
+/// Ordering key weights: per opponent reply (corners count twice), per empty square
+/// next to the mover's discs (the opponent's potential moves), for a move into an
+/// odd quadrant, and per disc of evaluation or shallow search value.
+const MOBILITY_WEIGHT: i32 = 16;
+const POTENTIAL_WEIGHT: i32 = 4;
+const PARITY_WEIGHT: i32 = 4;
+const EVAL_WEIGHT: i32 = 4;
+const SEARCH_WEIGHT: i32 = 8;
+
+/// The stability cutoff is tried only where the opponent has this many discs more
+/// than it would need all stable to cut: stable discs are costly to count and are
+/// rarely nearly all of a colour.
+const STABILITY_SLACK: i32 = 3;
+
+/// The recursive layers, instantiated per kernel (see the module comment). All but
+/// `pv` search the null window (`alpha`, `alpha + 1`).
 trait Paths: Kernel {
-    fn deep(self, ctx: &mut Ctx, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32;
-    fn shallow(self, ctx: &mut Ctx, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32;
+    fn pv(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32;
+    fn nws_table(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32;
+    fn nws_ordered(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32;
+    fn nws_parity(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32;
+    fn solve4(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 4]) -> i32;
+    fn solve3(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 3]) -> i32;
+    fn solve2(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 2]) -> i32;
 }
 
-impl Paths for Portable {
-    fn deep(self, ctx: &mut Ctx, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32 {
-        deep(self, ctx, player, opponent, alpha, beta)
-    }
-    fn shallow(self, ctx: &mut Ctx, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32 {
-        shallow(self, ctx, player, opponent, alpha, beta)
-    }
+/// Implements [`Paths`] for a kernel: each method calls the generic body through a
+/// function compiled with `$features`, so that the kernel's code inlines into it.
+macro_rules! paths {
+    ($kernel:ty, $features:literal) => {
+        impl Paths for $kernel {
+            #[inline(always)]
+            fn pv(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+                    pv(k, ctx, p, o, alpha, beta)
+                }
+                // SAFETY: a value of the kernel type proves the CPU has the features.
+                unsafe { f(self, ctx, p, o, alpha, beta) }
+            }
+            #[inline(always)]
+            fn nws_table(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+                    nws_table(k, ctx, p, o, alpha)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, alpha) }
+            }
+            #[inline(always)]
+            fn nws_ordered(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+                    nws_ordered(k, ctx, p, o, alpha)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, alpha) }
+            }
+            #[inline(always)]
+            fn nws_parity(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+                    nws_parity(k, ctx, p, o, alpha)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, alpha) }
+            }
+            #[inline(always)]
+            fn solve4(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 4]) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 4]) -> i32 {
+                    solve4(k, ctx, p, o, alpha, sq)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, alpha, sq) }
+            }
+            #[inline(always)]
+            fn solve3(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 3]) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 3]) -> i32 {
+                    solve3(k, ctx, p, o, alpha, sq)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, alpha, sq) }
+            }
+            #[inline(always)]
+            fn solve2(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 2]) -> i32 {
+                #[target_feature(enable = $features)]
+                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 2]) -> i32 {
+                    solve2(k, ctx, p, o, alpha, sq)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, alpha, sq) }
+            }
+        }
+    };
 }
 
+paths!(Portable, "popcnt");
 #[cfg(target_arch = "x86_64")]
-mod avx2_paths {
-    use super::*;
-    use crate::othello::bitboard::Avx2;
-
-    #[target_feature(enable = "avx2,popcnt,lzcnt,bmi1,bmi2")]
-    fn deep_avx2(k: Avx2, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        deep(k, ctx, p, o, alpha, beta)
-    }
-
-    #[target_feature(enable = "avx2,popcnt,lzcnt,bmi1,bmi2")]
-    fn shallow_avx2(k: Avx2, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        shallow(k, ctx, p, o, alpha, beta)
-    }
-
-    impl Paths for Avx2 {
-        #[inline(always)]
-        fn deep(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-            // SAFETY: an `Avx2` value proves the CPU has these features.
-            unsafe { deep_avx2(self, ctx, p, o, alpha, beta) }
-        }
-        #[inline(always)]
-        fn shallow(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-            // SAFETY: as above.
-            unsafe { shallow_avx2(self, ctx, p, o, alpha, beta) }
-        }
-    }
-}
+paths!(
+    crate::othello::bitboard::Avx2,
+    "avx2,popcnt,lzcnt,bmi1,bmi2"
+);
 
 /// The exact score in discs, fail-soft within (`alpha`, `beta`), on the best kernel.
 fn solve(ctx: &mut Ctx, player: u64, opponent: u64, alpha: i32, beta: i32) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if let Some(k) = crate::othello::bitboard::Avx2::detect() {
-        return dispatch(k, ctx, player, opponent, alpha, beta);
+        return k.pv(ctx, player, opponent, alpha, beta);
     }
-    dispatch(Portable, ctx, player, opponent, alpha, beta)
-}
-
-#[inline(always)]
-fn dispatch<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-    let empties = (!(p | o)).count_ones();
-    if empties > SHALLOW_MAX {
-        k.deep(ctx, p, o, alpha, beta)
-    } else {
-        k.shallow(ctx, p, o, alpha, beta)
-    }
+    Portable.pv(ctx, player, opponent, alpha, beta)
 }
 
 /// The final disc difference of an ended game (empties to the winner).
@@ -306,33 +390,156 @@ fn odd_quadrants(empty: u64) -> u64 {
     odd
 }
 
-/// More than the shallow layer: table, ordering, stability.
+/// The squares next to each square: a move there must flip one of them.
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (col, row) = ((square % 8) as i32, (square / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (c, r) = (col + dc, row + dr);
+                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
+                    table[square] |= 1u64 << (r * 8 + c);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        square += 1;
+    }
+    table
+};
+
+/// The null-window search at any number of empties.
 #[inline(always)]
-fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+fn nws<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+    let empties = (!(p | o)).count_ones();
+    if empties >= TABLE_FROM {
+        k.nws_table(ctx, p, o, alpha)
+    } else if empties >= ORDER_FROM {
+        k.nws_ordered(ctx, p, o, alpha)
+    } else if empties > 4 {
+        k.nws_parity(ctx, p, o, alpha)
+    } else {
+        small(k, ctx, p, o, alpha)
+    }
+}
+
+/// The opponent keeps its stable discs, so the mover cannot score above
+/// `64 - 2 * stable`: that ceiling when it is at most `alpha`.
+#[inline(always)]
+fn stability_cut(ctx: &Ctx, p: u64, o: u64, alpha: i32) -> Option<i32> {
+    if !ctx.rules.stability || 64 - 2 * (o.count_ones() as i32 - STABILITY_SLACK) > alpha {
+        return None;
+    }
+    let ceiling = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (ceiling <= alpha).then_some(ceiling)
+}
+
+/// A move list, sorted lazily: (key, square, flipped discs).
+type MoveList = [(i32, u8, u64); 32];
+
+/// The moves of `p` keyed for ordering, best first once picked: the hash move, then
+/// fewest opponent replies and, in the table layer, potential mobility and from
+/// [`EVAL_ORDER_FROM`] the evaluation or a shallow search; odd quadrants first on ties.
+#[inline(always)]
+fn keyed_moves<K: Paths>(
+    k: K,
+    ctx: &mut Ctx,
+    p: u64,
+    o: u64,
+    moves: u64,
+    hash_move: u8,
+    list: &mut MoveList,
+) -> usize {
+    let empty = !(p | o);
+    let empties = empty.count_ones();
+    let table_layer = empties >= TABLE_FROM;
+    let odd = if ctx.rules.parity {
+        odd_quadrants(empty)
+    } else {
+        0
+    };
+    let mut n = 0;
+    for square in Squares(moves) {
+        let flipped = k.flips(square, p, o);
+        let key = if square as u8 == hash_move {
+            i32::MAX
+        } else {
+            let mut key = 0;
+            if ctx.rules.mobility {
+                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                let replies = k.legal_moves(cp, co);
+                key -= MOBILITY_WEIGHT
+                    * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                if table_layer {
+                    // Empties next to the mover's discs are the opponent's future moves.
+                    let potential = neighbours(co) & !(cp | co);
+                    key -= POTENTIAL_WEIGHT * potential.count_ones() as i32;
+                }
+                if ctx.rules.evaluation && empties >= SEARCH_ORDER_FROM {
+                    let depth = 1 + (empties - SEARCH_ORDER_FROM) / SEARCH_ORDER_STEP;
+                    let value = midgame(ctx, cp, co, depth as i32, -INFINITY, INFINITY);
+                    key -= value * SEARCH_WEIGHT / DISC;
+                } else if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
+                    key -= (ctx.eval)(cp, co) * EVAL_WEIGHT / DISC;
+                }
+            }
+            if odd & (1 << square) != 0 {
+                key += PARITY_WEIGHT;
+            }
+            key
+        };
+        list[n] = (key, square as u8, flipped);
+        n += 1;
+    }
+    n
+}
+
+/// Moves the best-keyed move of `list[i..n]` to `i` (selection: a cutoff often comes
+/// early, so a full sort would be wasted).
+#[inline(always)]
+fn pick(list: &mut MoveList, i: usize, n: usize) -> (u8, u64) {
+    let mut top = i;
+    for j in i + 1..n {
+        if list[j].0 > list[top].0 {
+            top = j;
+        }
+    }
+    list.swap(i, top);
+    (list[i].1, list[i].2)
+}
+
+/// The table key of a position.
+#[inline(always)]
+fn table_key(p: u64, o: u64) -> u64 {
+    mix64(p ^ mix64(o))
+}
+
+/// A principal-variation node: window (`alpha`, `beta`) wider than null.
+#[inline(always)]
+fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    if beta - alpha <= 1 {
+        return nws(k, ctx, p, o, alpha);
+    }
     if ctx.watch.tick() {
         return 0;
     }
-    let empty = !(p | o);
-    let empties = empty.count_ones();
+    let empties = (!(p | o)).count_ones();
     let moves = k.legal_moves(p, o);
     if moves == 0 {
         if k.legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
-        return -dispatch(k, ctx, o, p, -beta, -alpha);
+        return -k.pv(ctx, o, p, -beta, -alpha);
     }
-    if ctx.rules.stability && alpha > 0 {
-        // The opponent keeps its stable discs: the mover cannot score above this.
-        let ceiling = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-        if ceiling <= alpha {
-            return ceiling;
-        }
-        beta = beta.min(ceiling);
-    }
-    let key = mix64(p ^ mix64(o));
+    let key = table_key(p, o);
+    let use_table = empties >= TABLE_FROM;
     let mut hash_move = 64;
-    if let Some(e) = ctx.table.probe(key) {
-        // Bounds from a less sure search than this one only order the moves.
+    if use_table && let Some(e) = ctx.table.probe(key) {
         if e.level >= ctx.level {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
             if lower >= beta || lower == upper {
@@ -348,65 +555,20 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
             hash_move = e.mv;
         }
     }
-    if let Some(t) = ctx.selectivity
-        && empties >= SELECTIVE_FROM
-        && let Some(bound) = probable_cut(ctx, p, o, empties, alpha, beta, t)
-    {
-        return bound;
-    }
-    // Keyed moves, picked best first (selection: a cutoff often comes early).
-    let odd = if ctx.rules.parity {
-        odd_quadrants(empty)
-    } else {
-        0
-    };
-    let mut list = [(0i32, 0u8, 0u64); 32];
-    let mut n = 0;
-    for square in Squares(moves) {
-        let flipped = k.flips(square, p, o);
-        let key = if square as u8 == hash_move {
-            i32::MAX
-        } else {
-            let mut key = 0;
-            if ctx.rules.mobility {
-                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-                let replies = k.legal_moves(cp, co);
-                key -= 16 * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-                // Potential mobility: empties next to our discs are the opponent's
-                // future moves.
-                let potential = neighbours(co) & !(cp | co);
-                key -= 4 * potential.count_ones() as i32;
-                if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
-                    key -= (ctx.eval)(cp, co) * 8 / DISC;
-                }
-            }
-            if odd & (1 << square) != 0 {
-                key += 4;
-            }
-            key
-        };
-        list[n] = (key, square as u8, flipped);
-        n += 1;
-    }
+    let mut list: MoveList = [(0, 0, 0); 32];
+    let n = keyed_moves(k, ctx, p, o, moves, hash_move, &mut list);
     let original_alpha = alpha;
     let mut best = -65;
     let mut best_move = 64;
     for i in 0..n {
-        let mut top = i;
-        for j in i + 1..n {
-            if list[j].0 > list[top].0 {
-                top = j;
-            }
-        }
-        list.swap(i, top);
-        let (_, square, flipped) = list[i];
+        let (square, flipped) = pick(&mut list, i, n);
         let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
         let score = if i == 0 {
-            -dispatch(k, ctx, cp, co, -beta, -alpha)
+            -k.pv(ctx, cp, co, -beta, -alpha)
         } else {
-            let probe = -dispatch(k, ctx, cp, co, -alpha - 1, -alpha);
+            let probe = -nws(k, ctx, cp, co, -alpha - 1);
             if probe > alpha && probe < beta {
-                -dispatch(k, ctx, cp, co, -beta, -alpha)
+                -k.pv(ctx, cp, co, -beta, -alpha)
             } else {
                 probe
             }
@@ -425,10 +587,103 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
             }
         }
     }
-    let (lower, upper) = if best >= beta {
+    if use_table {
+        let (lower, upper) = if best >= beta {
+            (best, 64)
+        } else if best > original_alpha {
+            (best, best)
+        } else {
+            (-64, best)
+        };
+        ctx.table
+            .store(key, empties, ctx.level, lower, upper, best_move);
+    }
+    best
+}
+
+/// A null-window node with the table: stability and table cutoffs, enhanced
+/// transposition cutoffs, the full ordering key.
+#[inline(always)]
+fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+    if ctx.watch.tick() {
+        return 0;
+    }
+    let empties = (!(p | o)).count_ones();
+    let moves = k.legal_moves(p, o);
+    if moves == 0 {
+        if k.legal_moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        return -nws(k, ctx, o, p, -alpha - 1);
+    }
+    if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
+        return ceiling;
+    }
+    let key = table_key(p, o);
+    let mut hash_move = 64;
+    if let Some(e) = ctx.table.probe(key) {
+        // Bounds from a less sure search than this one only order the moves.
+        if e.level >= ctx.level {
+            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+            if lower > alpha {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        if ctx.rules.hash_move {
+            hash_move = e.mv;
+        }
+    }
+    if let Some(t) = ctx.selectivity
+        && empties >= SELECTIVE_FROM
+        && let Some(bound) = probable_cut(ctx, p, o, empties, alpha, t)
+    {
+        return bound;
+    }
+    if empties >= ETC_FROM {
+        // The children's buckets are all requested first, to wait for memory once.
+        for square in Squares(moves) {
+            let flipped = k.flips(square, p, o);
+            ctx.table
+                .prefetch(table_key(o ^ flipped, p ^ flipped ^ (1 << square)));
+        }
+        for square in Squares(moves) {
+            let flipped = k.flips(square, p, o);
+            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            if let Some(e) = ctx.table.probe(table_key(cp, co))
+                && e.level >= ctx.level
+                && -i32::from(e.upper) > alpha
+            {
+                let score = -i32::from(e.upper);
+                ctx.table
+                    .store(key, empties, ctx.level, score, 64, square as u8);
+                return score;
+            }
+        }
+    }
+    let mut list: MoveList = [(0, 0, 0); 32];
+    let n = keyed_moves(k, ctx, p, o, moves, hash_move, &mut list);
+    let mut best = -65;
+    let mut best_move = 64;
+    for i in 0..n {
+        let (square, flipped) = pick(&mut list, i, n);
+        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+        let score = -nws(k, ctx, cp, co, -alpha - 1);
+        if ctx.watch.aborted {
+            return 0;
+        }
+        if score > best {
+            best = score;
+            best_move = square;
+            if score > alpha {
+                break;
+            }
+        }
+    }
+    let (lower, upper) = if best > alpha {
         (best, 64)
-    } else if best > original_alpha {
-        (best, best)
     } else {
         (-64, best)
     };
@@ -437,14 +692,9 @@ fn deep<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta:
     best
 }
 
-/// Alpha-beta without a table, odd quadrants first; four empties or fewer go to
-/// [`small`].
+/// A null-window node below the table: stability cutoff and fastest-first ordering.
 #[inline(always)]
-fn shallow<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
-    let empty = !(p | o);
-    if empty.count_ones() <= 4 {
-        return small(k, ctx, p, o, alpha, beta, false);
-    }
+fn nws_ordered<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     if ctx.watch.tick() {
         return 0;
     }
@@ -453,7 +703,43 @@ fn shallow<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, beta: 
         if k.legal_moves(o, p) == 0 {
             return final_score(p, o);
         }
-        return -k.shallow(ctx, o, p, -beta, -alpha);
+        return -nws(k, ctx, o, p, -alpha - 1);
+    }
+    if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
+        return ceiling;
+    }
+    let mut list: MoveList = [(0, 0, 0); 32];
+    let n = keyed_moves(k, ctx, p, o, moves, 64, &mut list);
+    let mut best = -65;
+    for i in 0..n {
+        let (square, flipped) = pick(&mut list, i, n);
+        let score = -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
+        if score > best {
+            best = score;
+            if score > alpha {
+                break;
+            }
+        }
+    }
+    best
+}
+
+/// A null-window node with few empties: stability cutoff, moves in odd quadrants first.
+#[inline(always)]
+fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+    if ctx.watch.tick() {
+        return 0;
+    }
+    let empty = !(p | o);
+    let moves = k.legal_moves(p, o);
+    if moves == 0 {
+        if k.legal_moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        return -nws(k, ctx, o, p, -alpha - 1);
+    }
+    if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
+        return ceiling;
     }
     let odd = if ctx.rules.parity {
         odd_quadrants(empty)
@@ -464,14 +750,11 @@ fn shallow<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, beta: 
     for squares in [moves & odd, moves & !odd] {
         for square in Squares(squares) {
             let flipped = k.flips(square, p, o);
-            let score = -k.shallow(ctx, o ^ flipped, p ^ flipped ^ (1 << square), -beta, -alpha);
+            let score = -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
             if score > best {
                 best = score;
                 if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        return best;
-                    }
+                    return best;
                 }
             }
         }
@@ -479,18 +762,10 @@ fn shallow<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, beta: 
     best
 }
 
-/// The last four empties or fewer: the squares in parity order (a lone empty in its
-/// quadrant first), tried directly without a move list.
+/// The last four empties or fewer: the squares in parity order (odd quadrants first),
+/// tried directly without a move list.
 #[inline(always)]
-fn small<K: Kernel>(
-    k: K,
-    ctx: &mut Ctx,
-    p: u64,
-    o: u64,
-    alpha: i32,
-    beta: i32,
-    _passed: bool,
-) -> i32 {
+fn small<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     let empty = !(p | o);
     let mut squares = [0u8; 4];
     let mut n = 0;
@@ -509,33 +784,25 @@ fn small<K: Kernel>(
         0 => final_score(p, o),
         1 => {
             ctx.watch.tick();
-            last(k, p, o, squares[0] as u32)
+            last(k, p, squares[0] as u32)
         }
-        2 => solve2(k, ctx, p, o, alpha, beta, [squares[0], squares[1]], false),
-        3 => solve3(
-            k,
-            ctx,
-            p,
-            o,
-            alpha,
-            beta,
-            [squares[0], squares[1], squares[2]],
-            false,
-        ),
-        _ => solve4(k, ctx, p, o, alpha, beta, squares, false),
+        2 => k.solve2(ctx, p, o, alpha, [squares[0], squares[1]]),
+        3 => k.solve3(ctx, p, o, alpha, [squares[0], squares[1], squares[2]]),
+        _ => k.solve4(ctx, p, o, alpha, squares),
     }
 }
 
 /// The score with one empty square left: whoever can play there does (the mover
 /// first), flips counted without making the move.
 #[inline(always)]
-fn last<K: Kernel>(k: K, p: u64, o: u64, square: u32) -> i32 {
+fn last<K: Kernel>(k: K, p: u64, square: u32) -> i32 {
     let base = 2 * p.count_ones() as i32 - 63;
-    let mine = k.flips(square, p, o).count_ones() as i32;
+    let mine = k.last_flip_count(square, p) as i32;
     if mine > 0 {
         return base + 2 * mine + 1;
     }
-    let theirs = k.flips(square, o, p).count_ones() as i32;
+    let o = !p & !(1u64 << square);
+    let theirs = k.last_flip_count(square, o) as i32;
     if theirs > 0 {
         return base - 2 * theirs - 1;
     }
@@ -547,16 +814,13 @@ macro_rules! small_solver {
     ($name:ident, $n:literal, $next:ident, $next_n:literal) => {
         /// The exact score with exactly this many empties, given as squares.
         #[inline(always)]
-        #[allow(clippy::too_many_arguments)]
-        fn $name<K: Kernel>(
+        fn $name<K: Paths>(
             k: K,
             ctx: &mut Ctx,
             p: u64,
             o: u64,
-            mut alpha: i32,
-            beta: i32,
+            alpha: i32,
             squares: [u8; $n],
-            passed: bool,
         ) -> i32 {
             if ctx.watch.tick() {
                 return 0;
@@ -564,6 +828,9 @@ macro_rules! small_solver {
             let mut best = -65;
             for i in 0..$n {
                 let square = u32::from(squares[i]);
+                if NEIGHBOURS[square as usize] & o == 0 {
+                    continue;
+                }
                 let flipped = k.flips(square, p, o);
                 if flipped == 0 {
                     continue;
@@ -577,68 +844,96 @@ macro_rules! small_solver {
                     }
                 }
                 let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-                let score = -$next(k, ctx, cp, co, -beta, -alpha, rest, false);
+                let score = -$next(k, ctx, cp, co, -alpha - 1, rest);
                 if score > best {
                     best = score;
                     if score > alpha {
-                        alpha = score;
-                        if alpha >= beta {
-                            return best;
-                        }
+                        return best;
                     }
                 }
             }
             if best > -65 {
-                best
-            } else if passed {
-                final_score(p, o)
-            } else {
-                -$name(k, ctx, o, p, -beta, -alpha, squares, true)
+                return best;
             }
+            // A pass: the opponent's moves, if any.
+            for i in 0..$n {
+                let square = u32::from(squares[i]);
+                if NEIGHBOURS[square as usize] & p == 0 {
+                    continue;
+                }
+                let flipped = k.flips(square, o, p);
+                if flipped == 0 {
+                    continue;
+                }
+                let mut rest = [0u8; $next_n];
+                let mut r = 0;
+                for (j, &s) in squares.iter().enumerate() {
+                    if j != i {
+                        rest[r] = s;
+                        r += 1;
+                    }
+                }
+                let (cp, co) = (p ^ flipped, o ^ flipped ^ (1 << square));
+                let score = $next(k, ctx, cp, co, alpha, rest);
+                if score < best || best == -65 {
+                    best = score;
+                    if score <= alpha {
+                        return best;
+                    }
+                }
+            }
+            if best > -65 { best } else { final_score(p, o) }
         }
     };
 }
 
 /// Two empties: the children are scored by [`last`].
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn solve2<K: Kernel>(
-    k: K,
-    ctx: &mut Ctx,
-    p: u64,
-    o: u64,
-    alpha: i32,
-    beta: i32,
-    squares: [u8; 2],
-    passed: bool,
-) -> i32 {
+fn solve2<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 2]) -> i32 {
     if ctx.watch.tick() {
         return 0;
     }
     let mut best = -65;
     for (square, other) in [(squares[0], squares[1]), (squares[1], squares[0])] {
         let square = u32::from(square);
+        if NEIGHBOURS[square as usize] & o == 0 {
+            continue;
+        }
         let flipped = k.flips(square, p, o);
         if flipped == 0 {
             continue;
         }
-        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-        let score = -last(k, cp, co, u32::from(other));
+        let score = -last(k, o ^ flipped, u32::from(other));
         if score > best {
             best = score;
-            if score >= beta {
+            if score > alpha {
                 return best;
             }
         }
     }
-    let _ = alpha;
     if best > -65 {
-        best
-    } else if passed {
-        final_score(p, o)
-    } else {
-        -solve2(k, ctx, o, p, -beta, -alpha, squares, true)
+        return best;
     }
+    // A pass: the opponent's moves, if any (scores from the mover's side).
+    let mut worst = 65;
+    for (square, other) in [(squares[0], squares[1]), (squares[1], squares[0])] {
+        let square = u32::from(square);
+        if NEIGHBOURS[square as usize] & p == 0 {
+            continue;
+        }
+        let flipped = k.flips(square, o, p);
+        if flipped == 0 {
+            continue;
+        }
+        let score = last(k, p ^ flipped, u32::from(other));
+        if score < worst {
+            worst = score;
+            if score <= alpha {
+                return worst;
+            }
+        }
+    }
+    if worst < 65 { worst } else { final_score(p, o) }
 }
 
 small_solver!(solve3, 3, solve2, 2);
@@ -707,4 +1002,115 @@ pub(super) fn solve_position(
         level: selectivity.map_or(EXACT, |level| level as u8),
     };
     solve(&mut ctx, pos.player, pos.opponent, low, high.max(low + 1)) * DISC
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// Plain alpha-beta to the end of the game, no ordering: the reference.
+    fn reference(p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {
+        let moves = bitboard::legal_moves(p, o);
+        if moves == 0 {
+            if bitboard::legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -reference(o, p, -beta, -alpha);
+        }
+        for square in Squares(moves) {
+            let flipped = bitboard::flips(square, p, o);
+            alpha = alpha.max(-reference(
+                o ^ flipped,
+                p ^ flipped ^ (1 << square),
+                -beta,
+                -alpha,
+            ));
+            if alpha >= beta {
+                break;
+            }
+        }
+        alpha
+    }
+
+    /// Positions of a pseudo-random game with `empties` empties (or the game's end).
+    fn position(seed: u64, empties: u32) -> (u64, u64) {
+        let mut pos = Position::start();
+        let mut state = seed;
+        while pos.empty_count() > empties {
+            let moves = pos.moves();
+            if moves == 0 {
+                if bitboard::legal_moves(pos.opponent, pos.player) == 0 {
+                    break;
+                }
+                pos = Position {
+                    player: pos.opponent,
+                    opponent: pos.player,
+                    side: pos.side,
+                };
+                continue;
+            }
+            state = mix64(state.wrapping_add(0x9E37_79B9_7F4A_7C15));
+            let pick = (state % u64::from(moves.count_ones())) as usize;
+            pos = pos.play_square(Squares(moves).nth(pick).unwrap());
+        }
+        (pos.player, pos.opponent)
+    }
+
+    fn solve_with<K: Paths>(k: K, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let stop = AtomicBool::new(false);
+        let mut watch = Watch {
+            stop: &stop,
+            deadline: None,
+            nodes: 0,
+            node_limit: u64::MAX,
+            aborted: false,
+        };
+        let mut table = Solver::new(1);
+        let eval = |p: u64, o: u64| (p.count_ones() as i32 - o.count_ones() as i32) * DISC;
+        let mut ctx = Ctx {
+            watch: &mut watch,
+            table: &mut table,
+            rules: OrderingRules::default(),
+            eval: &eval,
+            selectivity: None,
+            level: EXACT,
+        };
+        k.pv(&mut ctx, p, o, alpha, beta)
+    }
+
+    /// Fail-soft: the result is the value inside the window, or a bound on the right
+    /// side of it.
+    fn consistent(result: i32, exact: i32, alpha: i32, beta: i32) -> bool {
+        if result <= alpha {
+            exact <= result
+        } else if result >= beta {
+            exact >= result
+        } else {
+            exact == result
+        }
+    }
+
+    #[test]
+    fn every_kernel_solves_like_plain_alpha_beta() {
+        for seed in 0..40 {
+            let empties = 6 + (seed % 9) as u32;
+            let (p, o) = position(seed, empties);
+            let exact = reference(p, o, -65, 65);
+            for (alpha, beta) in [
+                (-65, 65),
+                (exact - 1, exact + 1),
+                (exact, exact + 1),
+                (exact - 1, exact),
+            ] {
+                let portable = solve_with(Portable, p, o, alpha, beta);
+                assert!(consistent(portable, exact, alpha, beta), "seed {seed}");
+                #[cfg(target_arch = "x86_64")]
+                if let Some(k) = crate::othello::bitboard::Avx2::detect() {
+                    let avx2 = solve_with(k, p, o, alpha, beta);
+                    assert!(consistent(avx2, exact, alpha, beta), "seed {seed}");
+                }
+            }
+        }
+    }
 }

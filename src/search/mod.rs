@@ -11,6 +11,7 @@
 //! limits into deadlines.
 
 mod endgame;
+mod memory;
 mod negamax;
 mod ordering;
 pub mod probcut;

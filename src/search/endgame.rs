@@ -19,7 +19,7 @@
 use std::any::Any;
 
 use crate::game::{Color, Game, INFINITY, Score};
-use crate::othello::bitboard::{self, CORNERS, Kernel, Portable, Squares, neighbours};
+use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
@@ -175,48 +175,62 @@ const SELECTIVE_FROM: u32 = 10;
 
 /// ProbCut against the exact score: a shallow midgame search predicts it. Null window
 /// (`alpha`, `alpha + 1`).
-fn probable_cut(ctx: &mut Ctx, p: u64, o: u64, empties: u32, alpha: i32, t: f32) -> Option<i32> {
+#[inline(always)]
+fn probable_cut<K: Paths>(
+    k: K,
+    ctx: &mut Ctx,
+    p: u64,
+    o: u64,
+    empties: u32,
+    alpha: i32,
+    t: f32,
+) -> Option<i32> {
     let fit = probcut::endgame_fit(empties);
-    let (low, high) = probcut::bounds(fit, alpha * DISC, (alpha + 1) * DISC, t);
     let depth = ENDGAME_DEPTH;
+    let (low, high) = probcut::bounds(fit, alpha * DISC, (alpha + 1) * DISC, t);
     // A midgame value never leaves (-64, 64) discs, so a bound beyond is never reached.
-    if high <= 64 * DISC && midgame(ctx, p, o, depth, high - 1, high) >= high && !ctx.watch.aborted
+    if high <= 64 * DISC
+        && k.midgame(ctx, p, o, depth, high - 1, high) >= high
+        && !ctx.watch.aborted
     {
         return Some(alpha + 1);
     }
-    if low >= -64 * DISC && midgame(ctx, p, o, depth, low, low + 1) <= low && !ctx.watch.aborted {
+    if low >= -64 * DISC && k.midgame(ctx, p, o, depth, low, low + 1) <= low && !ctx.watch.aborted {
         return Some(alpha);
     }
     None
 }
 
-/// A small full-width midgame search (no table), in the search's units, for the
-/// selective solve's predictions.
-fn midgame(ctx: &mut Ctx, p: u64, o: u64, depth: i32, mut alpha: Score, beta: Score) -> Score {
+/// A small full-width midgame search (no table), in the search's units: the selective
+/// solve's predictions and the ordering at many empties.
+#[inline(always)]
+fn midgame<K: Paths>(
+    k: K,
+    ctx: &mut Ctx,
+    p: u64,
+    o: u64,
+    depth: i32,
+    mut alpha: Score,
+    beta: Score,
+) -> Score {
     if ctx.watch.tick() {
         return 0;
     }
     if depth <= 0 {
         return (ctx.eval)(p, o);
     }
-    let moves = bitboard::legal_moves(p, o);
+    let moves = k.legal_moves(p, o);
     if moves == 0 {
-        if bitboard::legal_moves(o, p) == 0 {
+        if k.legal_moves(o, p) == 0 {
             return final_score(p, o) * DISC;
         }
-        return -midgame(ctx, o, p, depth - 1, -beta, -alpha);
+        return -k.midgame(ctx, o, p, depth - 1, -beta, -alpha);
     }
     let mut best = -INFINITY;
     for square in Squares(moves) {
-        let flipped = bitboard::flips(square, p, o);
-        let score = -midgame(
-            ctx,
-            o ^ flipped,
-            p ^ flipped ^ (1 << square),
-            depth - 1,
-            -beta,
-            -alpha,
-        );
+        let flipped = k.flips(square, p, o);
+        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+        let score = -k.midgame(ctx, cp, co, depth - 1, -beta, -alpha);
         if score > best {
             best = score;
             if score > alpha {
@@ -275,6 +289,8 @@ trait Paths: Kernel {
     fn solve4(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 4]) -> i32;
     fn solve3(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 3]) -> i32;
     fn solve2(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 2]) -> i32;
+    fn midgame(self, ctx: &mut Ctx, p: u64, o: u64, depth: i32, alpha: Score, beta: Score)
+    -> Score;
 }
 
 /// Implements [`Paths`] for a kernel: each method calls the generic body through a
@@ -335,6 +351,31 @@ macro_rules! paths {
                 }
                 // SAFETY: as above.
                 unsafe { f(self, ctx, p, o, alpha, sq) }
+            }
+            #[inline(always)]
+            fn midgame(
+                self,
+                ctx: &mut Ctx,
+                p: u64,
+                o: u64,
+                depth: i32,
+                alpha: Score,
+                beta: Score,
+            ) -> Score {
+                #[target_feature(enable = $features)]
+                fn f(
+                    k: $kernel,
+                    ctx: &mut Ctx,
+                    p: u64,
+                    o: u64,
+                    depth: i32,
+                    alpha: Score,
+                    beta: Score,
+                ) -> Score {
+                    midgame(k, ctx, p, o, depth, alpha, beta)
+                }
+                // SAFETY: as above.
+                unsafe { f(self, ctx, p, o, depth, alpha, beta) }
             }
             #[inline(always)]
             fn solve2(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 2]) -> i32 {
@@ -475,6 +516,10 @@ fn keyed_moves<K: Paths>(
                 let replies = k.legal_moves(cp, co);
                 key -= MOBILITY_WEIGHT
                     * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+                if empties > TABLE_FROM && empties < ETC_FROM {
+                    // The child will look itself up: start loading its bucket now.
+                    ctx.table.prefetch(table_key(cp, co));
+                }
                 if table_layer {
                     // Empties next to the mover's discs are the opponent's future moves.
                     let potential = neighbours(co) & !(cp | co);
@@ -482,7 +527,7 @@ fn keyed_moves<K: Paths>(
                 }
                 if ctx.rules.evaluation && empties >= SEARCH_ORDER_FROM {
                     let depth = 1 + (empties - SEARCH_ORDER_FROM) / SEARCH_ORDER_STEP;
-                    let value = midgame(ctx, cp, co, depth as i32, -INFINITY, INFINITY);
+                    let value = k.midgame(ctx, cp, co, depth as i32, -INFINITY, INFINITY);
                     key -= value * SEARCH_WEIGHT / DISC;
                 } else if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
                     key -= (ctx.eval)(cp, co) * EVAL_WEIGHT / DISC;
@@ -638,7 +683,7 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     }
     if let Some(t) = ctx.selectivity
         && empties >= SELECTIVE_FROM
-        && let Some(bound) = probable_cut(ctx, p, o, empties, alpha, t)
+        && let Some(bound) = probable_cut(k, ctx, p, o, empties, alpha, t)
     {
         return bound;
     }
@@ -663,22 +708,36 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
             }
         }
     }
-    let mut list: MoveList = [(0, 0, 0); 32];
-    let n = keyed_moves(k, ctx, p, o, moves, hash_move, &mut list);
     let mut best = -65;
     let mut best_move = 64;
-    for i in 0..n {
-        let (square, flipped) = pick(&mut list, i, n);
-        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-        let score = -nws(k, ctx, cp, co, -alpha - 1);
+    let mut rest = moves;
+    if hash_move < 64 && moves & (1 << hash_move) != 0 {
+        // The hash move first, before the others are keyed: it often cuts alone.
+        let square = u32::from(hash_move);
+        let flipped = k.flips(square, p, o);
+        best = -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
         if ctx.watch.aborted {
             return 0;
         }
-        if score > best {
-            best = score;
-            best_move = square;
-            if score > alpha {
-                break;
+        best_move = hash_move;
+        rest &= !(1 << square);
+    }
+    if best <= alpha && rest != 0 {
+        let mut list: MoveList = [(0, 0, 0); 32];
+        let n = keyed_moves(k, ctx, p, o, rest, hash_move, &mut list);
+        for i in 0..n {
+            let (square, flipped) = pick(&mut list, i, n);
+            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            let score = -nws(k, ctx, cp, co, -alpha - 1);
+            if ctx.watch.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = square;
+                if score > alpha {
+                    break;
+                }
             }
         }
     }
@@ -1007,6 +1066,7 @@ pub(super) fn solve_position(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::othello::bitboard;
     use std::sync::atomic::AtomicBool;
 
     /// Plain alpha-beta to the end of the game, no ordering: the reference.

@@ -27,7 +27,7 @@ impl Watch<'_> {
     /// Counts a node; true once the search must stop. The clock and the flag are read
     /// every 2048 nodes (well under a millisecond), the node limit at every node so that
     /// node-limited searches are deterministic.
-    #[inline]
+    #[inline(always)]
     pub fn tick(&mut self) -> bool {
         // A search unwinding after the stop visits no more nodes, so none are counted.
         if self.aborted {

@@ -12,7 +12,7 @@ use iago::mill::eval::mill_evaluator;
 use iago::mill::notation::parse_position as mill_position;
 use iago::othello::notation::parse_position;
 use iago::othello::{DISC, Move, Position};
-use iago::search::{Limits, OrderingRules, Searcher};
+use iago::search::{Limits, OrderingRules, SearchReport, Searcher};
 
 const HELP: &str = "usage: iago bench [OPTIONS]
 
@@ -139,36 +139,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_ordering(rules);
     searcher.set_selectivity(selective);
     searcher.allocate_tables();
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let (mut nodes, mut time) = (0u64, Duration::ZERO);
-    for (i, pos) in positions()?.iter().enumerate() {
-        searcher.clear();
-        let started = Instant::now();
-        let report = searcher.search(pos, &limits, &stop, &mut |_| {});
-        let elapsed = started.elapsed();
-        let mv = report
-            .best_move
-            .map_or("--".to_string(), |mv| pos.format_move(mv));
-        println!(
-            "{:2}  empties {:2}  move {mv:>4}  score {:+7.2}  nodes {:>11}  {:8.3} s",
-            i + 1,
+    let (nodes, time) = search_each(&mut searcher, &positions()?, &limits, |pos, report| {
+        format!(
+            "empties {:2}  move {:>4}  score {:+7.2}  nodes {:>11}",
             pos.empty_count(),
+            move_text(pos, report),
             f64::from(report.score) / f64::from(DISC),
             report.nodes,
-            elapsed.as_secs_f64()
-        );
-        nodes += report.nodes;
-        time += elapsed;
-    }
-    println!(
-        "bench depth {depth}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
-        time.as_secs_f64(),
-        nodes as f64 / time.as_secs_f64().max(1e-9)
-    );
+        )
+    });
+    print_totals(&format!("bench depth {depth}"), nodes, time);
     Ok(())
 }
 
@@ -208,37 +192,65 @@ fn run_mill(args: &[String]) -> Result<(), String> {
     let mut searcher = Searcher::new(mill_evaluator(&eval)?);
     searcher.set_ordering(rules);
     searcher.allocate_tables();
-    let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth),
         nodes: nodes_limit,
         ..Limits::default()
     };
-    let (mut nodes, mut time) = (0u64, Duration::ZERO);
-    for (i, text) in MILL_POSITIONS.iter().enumerate() {
-        let pos = mill_position(text, Rules::default())?;
-        searcher.clear();
-        let started = Instant::now();
-        let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
-        let elapsed = started.elapsed();
-        let mv = report
-            .best_move
-            .map_or("--".to_string(), |mv| pos.format_move(mv));
-        println!(
-            "{:2}  move {mv:>9}  score {:+8}  depth {:2}  nodes {:>10}  {:8.3} s",
-            i + 1,
+    let positions = MILL_POSITIONS
+        .iter()
+        .map(|text| mill_position(text, Rules::default()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (nodes, time) = search_each(&mut searcher, &positions, &limits, |pos, report| {
+        format!(
+            "move {:>9}  score {:+8}  depth {:2}  nodes {:>10}",
+            move_text(pos, report),
             report.score,
             report.depth,
             report.nodes,
+        )
+    });
+    print_totals(&format!("mill bench depth {depth}"), nodes, time);
+    Ok(())
+}
+
+/// Searches each position from cleared tables, printing a line per search (numbered,
+/// with its time); returns the total nodes and time.
+fn search_each<G: Game>(
+    searcher: &mut Searcher<G>,
+    positions: &[G],
+    limits: &Limits,
+    describe: impl Fn(&G, &SearchReport<G::Move>) -> String,
+) -> (u64, Duration) {
+    let stop = AtomicBool::new(false);
+    let (mut nodes, mut time) = (0u64, Duration::ZERO);
+    for (i, pos) in positions.iter().enumerate() {
+        searcher.clear();
+        let started = Instant::now();
+        let report = searcher.search(pos, limits, &stop, &mut |_| {});
+        let elapsed = started.elapsed();
+        println!(
+            "{:2}  {}  {:8.3} s",
+            i + 1,
+            describe(pos, &report),
             elapsed.as_secs_f64()
         );
         nodes += report.nodes;
         time += elapsed;
     }
+    (nodes, time)
+}
+
+fn move_text<G: Game>(pos: &G, report: &SearchReport<G::Move>) -> String {
+    report
+        .best_move
+        .map_or("--".to_string(), |mv| pos.format_move(mv))
+}
+
+fn print_totals(label: &str, nodes: u64, time: Duration) {
     println!(
-        "mill bench depth {depth}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
+        "{label}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
         time.as_secs_f64(),
         nodes as f64 / time.as_secs_f64().max(1e-9)
     );
-    Ok(())
 }

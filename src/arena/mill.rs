@@ -19,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 
 use super::driver::{Fault, FaultKind, TimeControl};
 use super::gtp::GtpConnection;
-use super::report::elo_text;
+use super::report::{elo_text, forfeits_text, name_width, percent};
 use super::spec::EngineSpec;
 use super::stats::Tally;
 use crate::game::{Color, Game};
@@ -526,13 +526,7 @@ pub fn mill_report(summary: &MillMatchSummary) -> String {
         "{} Mill games in {:.1} s; rules: {}",
         summary.games, summary.wall_seconds, summary.rules
     );
-    let width = summary
-        .names
-        .iter()
-        .map(String::len)
-        .max()
-        .unwrap_or(6)
-        .max(6);
+    let width = name_width(&summary.names);
     let _ = writeln!(
         text,
         "\n{:<width$} {:<14} {:>5} {:>4} {:>4} {:>4} {:>7}  {:<12} {:>9} {:>8}  Forfeits",
@@ -552,15 +546,7 @@ pub fn mill_report(summary: &MillMatchSummary) -> String {
         } else {
             "-".into()
         };
-        let forfeits = if summary.forfeits[index].is_empty() {
-            "none".to_string()
-        } else {
-            summary.forfeits[index]
-                .iter()
-                .map(|(kind, count)| format!("{} {count}", kind.name()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let forfeits = forfeits_text(&summary.forfeits[index]);
         let _ = writeln!(
             text,
             "{:<width$} {:<14} {:>5} {:>4} {:>4} {:>4} {:>7}  {:<12} {time:>9} {:>6.3} s  {forfeits}",
@@ -570,9 +556,7 @@ pub fn mill_report(summary: &MillMatchSummary) -> String {
             tally.wins,
             tally.draws,
             tally.losses,
-            tally
-                .score()
-                .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
+            percent(tally.score()),
             elo_text(&tally),
             summary.longest[index],
         );

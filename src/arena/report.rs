@@ -1,5 +1,6 @@
 //! Text for people: the live progress line and the final tables of a match.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::driver::FaultKind;
@@ -60,13 +61,7 @@ pub fn final_report(summary: &MatchSummary) -> String {
         "{} of {} games played in {:.1} s",
         summary.games_played, summary.games_scheduled, summary.wall_seconds
     );
-    let name_width = summary
-        .names
-        .iter()
-        .map(|n| n.len())
-        .max()
-        .unwrap_or(4)
-        .max(6);
+    let name_width = name_width(&summary.names);
     let pair_width = (2 * name_width + 4).max(8);
     let _ = writeln!(
         text,
@@ -108,20 +103,7 @@ pub fn final_report(summary: &MatchSummary) -> String {
         let time = stats
             .seconds_per_move()
             .map_or("-".to_string(), |s| format!("{:.4} s", s));
-        let forfeits = if stats.forfeits.is_empty() {
-            "none".to_string()
-        } else {
-            FaultKind::ALL
-                .iter()
-                .filter_map(|kind| {
-                    stats
-                        .forfeits
-                        .get(kind)
-                        .map(|count| format!("{} {count}", kind.name()))
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let forfeits = forfeits_text(&stats.forfeits);
         let _ = writeln!(
             text,
             "{:<name_width$} {:>6} {:>7.1} {:>7} {time:>11}  {forfeits}",
@@ -184,7 +166,29 @@ fn cross_table(summary: &MatchSummary, name_width: usize) -> String {
     text
 }
 
-fn percent(score: Option<f64>) -> String {
+/// The width of the engine-name column: the longest name, at least "Engine".
+pub(super) fn name_width(names: &[String]) -> usize {
+    names.iter().map(String::len).max().unwrap_or(0).max(6)
+}
+
+/// `none`, or the forfeits by kind: `timeout 2, crash 1`.
+pub(super) fn forfeits_text(forfeits: &BTreeMap<FaultKind, u32>) -> String {
+    if forfeits.is_empty() {
+        return "none".to_string();
+    }
+    FaultKind::ALL
+        .iter()
+        .filter_map(|kind| {
+            forfeits
+                .get(kind)
+                .map(|count| format!("{} {count}", kind.name()))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `83.8%`, or `-` before any game.
+pub(super) fn percent(score: Option<f64>) -> String {
     score.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s))
 }
 

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score};
-use crate::othello::Position;
+use crate::othello::{DISC, Position};
 
 use negamax::{Run, Watch};
 pub use ordering::OrderingRules;
@@ -320,7 +320,13 @@ impl<G: Game> Searcher<G> {
                     .unwrap_or(best.score),
                 _ => best.score,
             };
-            let outcome = aspiration_search(&mut run, pos, &mut ordered, depth, guess);
+            let outcome = if current == Step::WinLossDraw {
+                // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
+                // proves the win or the loss.
+                run.root(pos, &mut ordered, depth as i32, -DISC, DISC)
+            } else {
+                aspiration_search(&mut run, pos, &mut ordered, depth, guess)
+            };
             if run.watch.aborted {
                 // A move that proved better than the last iteration's best is kept.
                 if let Some(mv) = outcome.best
@@ -342,6 +348,7 @@ impl<G: Game> Searcher<G> {
                 Step::Selective(level) => {
                     Confidence::Probable(probcut::confidence_percent(probcut::SELECTIVE_T[level]))
                 }
+                Step::WinLossDraw => Confidence::WinLossDraw,
                 Step::Exact => Confidence::Exact,
                 Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
                 Step::Midgame(_) => Confidence::Heuristic,
@@ -384,10 +391,11 @@ fn pre_solve_depth(empties: u32) -> u32 {
     empties.saturating_sub(10).clamp(1, 12)
 }
 
-/// Estimated time of an exact solve with `empties` empties on one core (from the FFO
-/// measurements: the node count grows about 2.7 times per empty, around 15 M nodes/s).
+/// Estimated time of an exact solve with `empties` empties on one core, on the high
+/// side: FFO #40-#59 (hard positions by choice) take 8 M nodes at 20 empties and
+/// 0.6-2 G at 28, about 2 times more per empty, at about 15 M nodes/s.
 pub fn estimated_solve_time(empties: u32) -> Duration {
-    let nodes = 3e3 * 2.7f64.powi(empties as i32 - 10);
+    let nodes = 1e7 * 2.1f64.powi(empties as i32 - 20);
     Duration::from_secs_f64((nodes / 15e6).min(1e6))
 }
 
@@ -398,6 +406,9 @@ enum Step {
     Midgame(u32),
     /// A selective solve with margin `probcut::SELECTIVE_T[level]`.
     Selective(usize),
+    /// An exact solve with the window (-1, +1) disc: win, loss or draw, where the full
+    /// solve does not fit in the time.
+    WinLossDraw,
     /// The exact solve.
     Exact,
 }
@@ -405,9 +416,14 @@ enum Step {
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
 const SELECTIVE_COST: [f64; 3] = [0.05, 0.1, 0.25];
 
+/// Time of a win/loss/draw solve relative to the exact one (a rough guess: its window
+/// of two discs cuts far more than the exact solve's search for the score).
+const WIN_LOSS_DRAW_COST: f64 = 0.4;
+
 /// The Othello iteration after `previous`: midgame iterations until a solve is allowed
 /// (by the depth limit) and reachable in time, then the selective solves (which also
-/// order the exact one's moves) and the exact solve. `None`: stop.
+/// order the exact one's moves) and the exact solve, or the win/loss/draw solve first
+/// where the exact one does not fit. `None`: stop.
 fn othello_next_step(
     previous: Step,
     empties: u32,
@@ -427,6 +443,8 @@ fn othello_next_step(
             Some(Step::Selective(level))
         } else if fits(1.0) {
             Some(Step::Exact)
+        } else if fits(WIN_LOSS_DRAW_COST) {
+            Some(Step::WinLossDraw)
         } else {
             None
         }
@@ -442,6 +460,9 @@ fn othello_next_step(
             (depth + 1 < empties && depth < max_depth).then_some(Step::Midgame(depth + 1))
         }
         Step::Selective(level) => solve_from(level + 1),
+        // With a fixed time per move, time left over is lost: the exact solve is tried
+        // even where it may not finish (an unfinished one keeps the proven move).
+        Step::WinLossDraw => (fits(1.0) || budget.spend_all).then_some(Step::Exact),
         Step::Exact => None,
     }
 }
@@ -520,5 +541,79 @@ fn choose_variety<G: Game>(
         best.best_move = Some(mv);
         best.score = score.min(best.score);
         best.pv = vec![mv];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(hard: Duration) -> time::Budget {
+        time::Budget {
+            soft: Some(hard / 2),
+            hard: Some(hard),
+            spend_all: false,
+        }
+    }
+
+    #[test]
+    fn the_exact_solve_comes_when_it_fits_in_the_time() {
+        let empties = 24;
+        let plenty = estimated_solve_time(empties) * 3;
+        let step = othello_next_step(
+            Step::Selective(2),
+            empties,
+            60,
+            true,
+            &budget(plenty),
+            Instant::now(),
+        );
+        assert_eq!(step, Some(Step::Exact));
+    }
+
+    #[test]
+    fn win_loss_draw_comes_first_where_the_exact_solve_does_not_fit() {
+        let empties = 24;
+        // Room for the win/loss/draw solve (0.8 of the estimate, with the factor 2 of
+        // safety) but not for the exact one (2 estimates).
+        let some = estimated_solve_time(empties).mul_f64(1.3);
+        let step = othello_next_step(
+            Step::Selective(2),
+            empties,
+            60,
+            true,
+            &budget(some),
+            Instant::now(),
+        );
+        assert_eq!(step, Some(Step::WinLossDraw));
+        let after = othello_next_step(
+            Step::WinLossDraw,
+            empties,
+            60,
+            true,
+            &budget(some),
+            Instant::now(),
+        );
+        assert_eq!(after, None);
+        let none = othello_next_step(
+            Step::Selective(2),
+            empties,
+            60,
+            true,
+            &budget(Duration::from_millis(1)),
+            Instant::now(),
+        );
+        assert_eq!(none, None);
+    }
+
+    #[test]
+    fn without_a_deadline_the_solve_is_exact() {
+        let unlimited = time::Budget {
+            soft: None,
+            hard: None,
+            spend_all: false,
+        };
+        let step = othello_next_step(Step::Selective(2), 30, 60, true, &unlimited, Instant::now());
+        assert_eq!(step, Some(Step::Exact));
     }
 }

@@ -12,7 +12,7 @@ use iago::othello::{DISC, Position};
 
 const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--init WEIGHTS] [--out FILE]
-                  [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--seed N]
+                  [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
                   [--labels MODE] [--game-weight W]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
@@ -27,7 +27,9 @@ score) with weight W. Prints the error per epoch and per stage, in discs.
 Labels (src/eval/README.md): split (the game's theoretical score while at least its depth
 of empties remain, the final result after), theoretical (everywhere), blend (sliding
 from the theoretical score to the final result over the last moves).
-Defaults: --labels split --epochs 12 --rate 0.0015 --l2 0.0005 --seed 1.";
+--stage-overlap D: a position also trains the stages within D discs of its own (each
+stage covers 4 disc counts), so that rare configurations borrow from the neighbours.
+Defaults: --labels split --epochs 12 --rate 0.0015 --l2 0.0005 --stage-overlap 6 --seed 1.";
 
 fn number<T: std::str::FromStr>(name: &str, text: Option<&String>) -> Result<T, String> {
     let text = text.ok_or_else(|| format!("{name} needs a value"))?;
@@ -64,6 +66,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--epochs" => config.epochs = number("--epochs", words.next())?,
             "--rate" => config.learning_rate = number("--rate", words.next())?,
             "--l2" => config.l2 = number("--l2", words.next())?,
+            "--stage-overlap" => config.stage_overlap = number("--stage-overlap", words.next())?,
             "--seed" => config.seed = number("--seed", words.next())?,
             "--labels" => {
                 let name = words.next().ok_or("--labels needs a value")?;

@@ -317,6 +317,8 @@ impl Trainer {
             let last = ((discs + overlap).saturating_sub(4) / features::DISCS_PER_STAGE)
                 .min(STAGES as u32 - 1);
             for stage in first..=last {
+                // The slots index the own stage's weights; this stage's lie `shift` away
+                // (wrapping: the shift is negative for an earlier stage).
                 let shift = (stage * len).wrapping_sub(own * len);
                 let error = sample.label
                     - self

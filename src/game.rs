@@ -64,6 +64,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// the single pass move.
     fn legal_moves(&self) -> Self::Moves;
 
+    /// The number of [`Game::legal_moves`] (a game can count faster than it lists).
+    fn move_count(&self) -> usize {
+        self.legal_moves().as_ref().len()
+    }
+
     /// The position after `mv`, which must be one of `legal_moves()`.
     fn play(&self, mv: Self::Move) -> Self;
 

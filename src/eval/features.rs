@@ -16,7 +16,9 @@
 use std::sync::OnceLock;
 
 use crate::othello::Position;
-use crate::othello::bitboard::legal_moves;
+#[cfg(target_arch = "x86_64")]
+use crate::othello::bitboard::Avx2;
+use crate::othello::bitboard::{Kernel, Portable, legal_moves};
 use crate::othello::symmetry::{Symmetry, transform_board};
 
 /// A pattern: a name and the squares it reads in its canonical orientation.
@@ -136,29 +138,78 @@ impl Layout {
     }
 }
 
-/// The layout (placements found by applying the 8 symmetries to each pattern and keeping
-/// the distinct square sets).
+/// Whether symmetry `index` places `mask` on squares that no earlier symmetry did.
+const fn new_placement(mask: u64, index: usize) -> bool {
+    // Reading `mask` on the transformed board reads these original squares.
+    let original = transform_board(mask, Symmetry::ALL[index].inverse());
+    let mut earlier = 0;
+    while earlier < index {
+        if transform_board(mask, Symmetry::ALL[earlier].inverse()) == original {
+            return false;
+        }
+        earlier += 1;
+    }
+    true
+}
+
+const fn count_placements() -> usize {
+    let mut count = 0;
+    let mut k = 0;
+    while k < PATTERNS.len() {
+        let mut index = 0;
+        while index < 8 {
+            if new_placement(PATTERNS[k].mask, index) {
+                count += 1;
+            }
+            index += 1;
+        }
+        k += 1;
+    }
+    count
+}
+
+/// Number of pattern placements (features read from the board).
+pub const PLACEMENT_COUNT: usize = count_placements();
+
+/// Every placement of every pattern: the 8 symmetries of each, keeping the distinct
+/// square sets. Known at compile time, so that the evaluation's loop over them unrolls
+/// into constant masks and offsets.
+pub const PLACEMENTS: [Placement; PLACEMENT_COUNT] = {
+    let mut placements = [Placement {
+        symmetry: 0,
+        mask: 0,
+        offset: 0,
+    }; PLACEMENT_COUNT];
+    let (mut n, mut offset, mut k) = (0, 0, 0);
+    while k < PATTERNS.len() {
+        let mask = PATTERNS[k].mask;
+        let mut index = 0;
+        while index < 8 {
+            if new_placement(mask, index) {
+                placements[n] = Placement {
+                    symmetry: index,
+                    mask,
+                    offset,
+                };
+                n += 1;
+            }
+            index += 1;
+        }
+        offset += 3u32.pow(mask.count_ones());
+        k += 1;
+    }
+    placements
+};
+
+/// The layout, computed once.
 pub fn layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
     LAYOUT.get_or_init(|| {
-        let mut placements = Vec::new();
+        let placements = PLACEMENTS.to_vec();
         let mut pattern_offsets = Vec::new();
         let mut offset = 0u32;
         for pattern in &PATTERNS {
             let size = 3u32.pow(pattern.mask.count_ones());
-            let mut seen = Vec::new();
-            for (index, &symmetry) in Symmetry::ALL.iter().enumerate() {
-                // Reading `mask` on the transformed board reads these original squares.
-                let original = transform_board(pattern.mask, symmetry.inverse());
-                if !seen.contains(&original) {
-                    seen.push(original);
-                    placements.push(Placement {
-                        symmetry: index,
-                        mask: pattern.mask,
-                        offset,
-                    });
-                }
-            }
             pattern_offsets.push((offset, size));
             offset += size;
         }
@@ -324,31 +375,61 @@ fn for_each_with<E: Extract>(layout: &Layout, pos: &Position, visit: &mut impl F
     visit(layout.parity_offset as usize + parity);
 }
 
+/// The sum of `weights` over the active features of `pos`: [`for_each_with`] with the
+/// placements unrolled (this is the engine's most frequent call).
+#[inline(always)]
+fn sum_with<E: Extract, K: Kernel>(
+    kernel: K,
+    layout: &Layout,
+    pos: &Position,
+    weights: &[i16],
+) -> i32 {
+    let (p, o) = (pos.player, pos.opponent);
+    let (sp, so) = (all_symmetries(p), all_symmetries(o));
+    let weight = |i: usize| i32::from(weights.get(i).copied().unwrap_or(0));
+    let mut sum = 0;
+    macro_rules! placements {
+        ($($i:literal)*) => {
+            $({
+                const PLACEMENT: Placement = PLACEMENTS[$i];
+                let (tp, to) = (sp[PLACEMENT.symmetry], so[PLACEMENT.symmetry]);
+                // A pattern has at most 10 squares, so the extracted bits index TERNARY.
+                let mine = TERNARY[E::extract(tp, PLACEMENT.mask) as usize & 1023];
+                let theirs = TERNARY[E::extract(to, PLACEMENT.mask) as usize & 1023];
+                sum += weight(PLACEMENT.offset as usize + mine as usize + 2 * theirs as usize);
+            })*
+        };
+    }
+    const _: () = assert!(PLACEMENT_COUNT == 46, "list every placement below");
+    placements!(
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+        31 32 33 34 35 36 37 38 39 40 41 42 43 44 45
+    );
+    let mobility = (kernel.legal_moves(p, o).count_ones() as usize).min(MAX_MOBILITY);
+    let opponent_mobility = (kernel.legal_moves(o, p).count_ones() as usize).min(MAX_MOBILITY);
+    sum += weight(layout.mobility_offset as usize + mobility);
+    sum += weight(layout.opponent_mobility_offset as usize + opponent_mobility);
+    let parity = (!(p | o)).count_ones() as usize & 1;
+    sum + weight(layout.parity_offset as usize + parity)
+}
+
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn sum_bmi2(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
-    let mut sum = 0i32;
-    for_each_with::<Bmi2Extract>(layout, pos, &mut |i| {
-        sum += i32::from(weights.get(i).copied().unwrap_or(0));
-    });
-    sum
+#[target_feature(enable = "avx2,popcnt,lzcnt,bmi1,bmi2")]
+fn sum_avx2(kernel: Avx2, layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
+    sum_with::<Bmi2Extract, Avx2>(kernel, layout, pos, weights)
 }
 
 fn sum_portable(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
-    let mut sum = 0i32;
-    for_each_with::<PortableExtract>(layout, pos, &mut |i| {
-        sum += i32::from(weights.get(i).copied().unwrap_or(0));
-    });
-    sum
+    sum_with::<PortableExtract, Portable>(Portable, layout, pos, weights)
 }
 
 /// The sum of `weights` (one stage's) over the active features of `pos`.
 #[inline]
 pub fn weighted_sum(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if has_bmi2() {
-        // SAFETY: BMI2 is present.
-        return unsafe { sum_bmi2(layout, pos, weights) };
+    if let Some(kernel) = Avx2::detect() {
+        // SAFETY: the kernel's existence proves the CPU features.
+        return unsafe { sum_avx2(kernel, layout, pos, weights) };
     }
     sum_portable(layout, pos, weights)
 }

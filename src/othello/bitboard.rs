@@ -96,12 +96,21 @@ impl Avx2 {
     /// The kernel, if this CPU supports it.
     #[inline]
     pub fn detect() -> Option<Avx2> {
-        (std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2"))
-        .then_some(Avx2(()))
+        use std::sync::atomic::{AtomicU8, Ordering};
+        // 0: not checked yet, 1: supported, 2: not. Called at every node of some
+        // searches, so the five feature checks are made once.
+        static SUPPORTED: AtomicU8 = AtomicU8::new(0);
+        let mut state = SUPPORTED.load(Ordering::Relaxed);
+        if state == 0 {
+            let supported = std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("popcnt")
+                && std::is_x86_feature_detected!("lzcnt")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2");
+            state = if supported { 1 } else { 2 };
+            SUPPORTED.store(state, Ordering::Relaxed);
+        }
+        (state == 1).then_some(Avx2(()))
     }
 }
 

@@ -164,6 +164,13 @@ impl Game for Position {
         list
     }
 
+    fn move_count(&self) -> usize {
+        match self.moves() {
+            0 => usize::from(!self.pass().has_no_move()),
+            moves => moves.count_ones() as usize,
+        }
+    }
+
     fn play(&self, mv: Move) -> Position {
         match mv.square() {
             Some(square) => self.play_square(square as u32),

@@ -40,7 +40,7 @@ impl Symmetry {
     ];
 
     /// (transpose, flip rows, flip columns), applied in that order.
-    fn parts(self) -> (bool, bool, bool) {
+    const fn parts(self) -> (bool, bool, bool) {
         match self {
             Symmetry::Identity => (false, false, false),
             Symmetry::FlipHorizontal => (false, false, true),
@@ -55,7 +55,7 @@ impl Symmetry {
 
     /// The symmetry that undoes this one: the quarter turns undo each other, every other
     /// symmetry undoes itself.
-    pub fn inverse(self) -> Symmetry {
+    pub const fn inverse(self) -> Symmetry {
         match self {
             Symmetry::Rotate90 => Symmetry::Rotate270,
             Symmetry::Rotate270 => Symmetry::Rotate90,
@@ -81,7 +81,7 @@ impl Symmetry {
 }
 
 /// Reflection about the a1-h8 diagonal: three rounds of swapping bit blocks.
-fn transpose(mut board: u64) -> u64 {
+const fn transpose(mut board: u64) -> u64 {
     let t = 0x0F0F_0F0F_0000_0000 & (board ^ (board << 28));
     board ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (board ^ (board << 14));
@@ -91,7 +91,7 @@ fn transpose(mut board: u64) -> u64 {
 }
 
 /// The board seen through `symmetry`: each disc moves to its transformed square.
-pub fn transform_board(board: u64, symmetry: Symmetry) -> u64 {
+pub const fn transform_board(board: u64, symmetry: Symmetry) -> u64 {
     let (transpose_first, flip_rows, flip_columns) = symmetry.parts();
     let mut board = if transpose_first {
         transpose(board)

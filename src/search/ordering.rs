@@ -142,14 +142,14 @@ impl<G: Game> Run<'_, G> {
         {
             return self.order_by_hints(pos, moves, hash_move, ply);
         }
-        let mut keyed: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
+        let mut keyed: Vec<((Score, i32), G::Move)> = Vec::with_capacity(moves.len());
         for &mv in moves {
             if Some(mv) == hash_move {
-                keyed.push((Score::MAX, mv));
+                keyed.push(((Score::MAX, 0), mv));
                 continue;
             }
             if depth < 2 || !(rules.evaluation || rules.mobility) {
-                keyed.push((0, mv));
+                keyed.push(((0, 0), mv));
                 continue;
             }
             let child = pos.play(mv);
@@ -160,14 +160,14 @@ impl<G: Game> Run<'_, G> {
                 key -= self.evaluator.evaluate(&child);
             }
             if rules.mobility {
-                key -= MOBILITY_WEIGHT * child.legal_moves().as_ref().len() as Score;
+                key -= MOBILITY_WEIGHT * child.move_count() as Score;
             }
-            keyed.push((key, mv));
+            keyed.push(((key, 0), mv));
         }
         // Stable: equal keys keep the generator's order, so the search is deterministic.
-        keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        keyed.sort_by_key(|&((key, _), _)| std::cmp::Reverse(key));
         Picker {
-            keyed: keyed.into_iter().map(|(key, mv)| ((key, 0), mv)).collect(),
+            keyed,
             next: 0,
             sorted: true,
             hinted: false,

@@ -201,6 +201,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         options.selfplay_depth,
         options.random_plies,
         options.seed,
+        options.config.threads,
     )?;
     games.extend(selfplay.iter().map(|game| {
         game.positions

@@ -170,64 +170,107 @@ pub struct SelfPlayGame {
 /// `games` games of iago against itself, for training positions unlike human play:
 /// each game opens with `random_plies` uniformly random moves, then both sides search
 /// `depth` plies and pick at random among the moves within two discs of the best.
-/// Deterministic for a given `seed`.
+/// Deterministic for a given `seed`, whatever the number of `threads` (each game is
+/// played from cleared tables; thread `t` plays every `threads`-th game).
 pub fn selfplay_games(
     games: usize,
     depth: u32,
     random_plies: u32,
     seed: u64,
+    threads: usize,
 ) -> Result<Vec<SelfPlayGame>, String> {
+    let threads = threads.clamp(1, games.max(1));
+    let mut parts: Vec<Result<Vec<SelfPlayGame>, String>> = Vec::new();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || -> Result<Vec<SelfPlayGame>, String> {
+                    let mut searcher = Searcher::new(othello_evaluator("default")?);
+                    searcher.set_hash_mb(16);
+                    (t..games)
+                        .step_by(threads)
+                        .map(|game| {
+                            Ok(selfplay_game(
+                                &mut searcher,
+                                game,
+                                depth,
+                                random_plies,
+                                seed,
+                            ))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        parts = workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("a self-play thread panicked".into()))
+            })
+            .collect();
+    });
+    let parts: Vec<Vec<SelfPlayGame>> = parts.into_iter().collect::<Result<_, _>>()?;
+    // Back into game order: game i went to thread i % threads.
+    let mut iters: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
+    Ok((0..games)
+        .filter_map(|i| iters[i % threads].next())
+        .collect())
+}
+
+/// Self-play game number `game` (see [`selfplay_games`]).
+fn selfplay_game(
+    searcher: &mut Searcher<Position>,
+    game: usize,
+    depth: u32,
+    random_plies: u32,
+    seed: u64,
+) -> SelfPlayGame {
     use crate::game::Game;
     use crate::othello::position::mix64;
     use crate::search::Variety;
-    let mut searcher = Searcher::new(othello_evaluator("default")?);
-    searcher.set_hash_mb(16);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let mut out = Vec::with_capacity(games);
-    for game in 0..games {
-        let mut state = mix64(seed ^ mix64(game as u64 + 1));
-        searcher.clear();
-        let mut pos = Position::start();
-        let mut positions = Vec::new();
-        let mut ply = 0;
-        loop {
-            let moves = pos.legal_moves();
-            let moves = moves.as_ref();
-            if moves.is_empty() {
-                break;
-            }
-            if !pos.has_no_move() {
-                positions.push(pos);
-            }
-            state = mix64(state);
-            let mv = if ply < random_plies || moves.len() == 1 {
-                moves[(state % moves.len() as u64) as usize]
-            } else {
-                searcher.set_variety(Some(Variety {
-                    tolerance: 2 * crate::othello::DISC,
-                    seed: state,
-                }));
-                let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
-                report.best_move.unwrap_or(moves[0])
-            };
-            pos = pos.play(mv);
-            ply += 1;
+    let mut state = mix64(seed ^ mix64(game as u64 + 1));
+    searcher.clear();
+    let mut pos = Position::start();
+    let mut positions = Vec::new();
+    let mut ply = 0;
+    loop {
+        let moves = pos.legal_moves();
+        let moves = moves.as_ref();
+        if moves.is_empty() {
+            break;
         }
-        let result = pos.final_disc_difference();
-        out.push(SelfPlayGame {
-            positions,
-            black_result: if pos.side == Color::Black {
-                result
-            } else {
-                -result
-            },
-        });
+        if !pos.has_no_move() {
+            positions.push(pos);
+        }
+        state = mix64(state);
+        let mv = if ply < random_plies || moves.len() == 1 {
+            moves[(state % moves.len() as u64) as usize]
+        } else {
+            searcher.set_variety(Some(Variety {
+                tolerance: 2 * crate::othello::DISC,
+                seed: state,
+            }));
+            let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
+            report.best_move.unwrap_or(moves[0])
+        };
+        pos = pos.play(mv);
+        ply += 1;
     }
-    Ok(out)
+    let result = pos.final_disc_difference();
+    SelfPlayGame {
+        positions,
+        black_result: if pos.side == Color::Black {
+            result
+        } else {
+            -result
+        },
+    }
 }
 
 /// The file bytes of `records`.
@@ -379,8 +422,13 @@ mod tests {
 
     #[test]
     fn selfplay_games_are_repeatable_and_varied() {
-        let a = selfplay_games(3, 2, 4, 9).unwrap();
-        assert_eq!(a, selfplay_games(3, 2, 4, 9).unwrap());
+        let a = selfplay_games(3, 2, 4, 9, 1).unwrap();
+        assert_eq!(a, selfplay_games(3, 2, 4, 9, 1).unwrap());
+        assert_eq!(
+            a,
+            selfplay_games(3, 2, 4, 9, 2).unwrap(),
+            "same on two threads"
+        );
         assert_ne!(a[0], a[1], "games differ");
         for game in &a {
             let positions = &game.positions;

@@ -23,7 +23,7 @@ use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
-use super::memory::{Zeroable, ZeroedArray};
+use super::memory::{LargeArray, Zeroable};
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
 use super::probcut;
@@ -40,7 +40,7 @@ const QUADRANTS: [u64; 4] = [
 
 /// The solver's table: lower and upper bounds on exact scores, and the best move.
 pub struct Solver {
-    entries: ZeroedArray<Entry>,
+    entries: LargeArray<Entry>,
     mask: usize,
     age: u8,
     epoch: u8,
@@ -78,7 +78,7 @@ impl Solver {
             buckets *= 2;
         }
         Solver {
-            entries: ZeroedArray::new(buckets * BUCKET),
+            entries: LargeArray::zeroed(buckets * BUCKET),
             mask: buckets - 1,
             age: 0,
             epoch: 1,

@@ -1,4 +1,4 @@
-//! Zeroed arrays for large tables, aligned to 2 MiB pages.
+//! Arrays for large tables, aligned to 2 MiB pages.
 //!
 //! A table probe is a random access: with 4 KiB pages nearly every probe of a table of
 //! tens of MiB misses the TLB as well as the cache. Aligned to 2 MiB and (on Linux)
@@ -12,8 +12,9 @@ use std::ptr::NonNull;
 /// The alignment of the arrays: the size of an x86-64 huge page.
 const PAGE: usize = 2 << 20;
 
-/// A fixed-size array of `T`, zeroed at allocation.
-pub struct ZeroedArray<T: Zeroable> {
+/// A fixed-size array of `T` for a large table: zeroed ([`LargeArray::zeroed`]) or
+/// filled with one value ([`LargeArray::filled`]) at allocation.
+pub struct LargeArray<T: Copy> {
     ptr: NonNull<T>,
     len: usize,
 }
@@ -27,19 +28,36 @@ pub unsafe trait Zeroable: Copy {}
 
 // SAFETY: the table array holds only integers through `Zeroable` types; the owner has
 // exclusive access like a `Vec`.
-unsafe impl<T: Zeroable + Send> Send for ZeroedArray<T> {}
+unsafe impl<T: Copy + Send> Send for LargeArray<T> {}
 // SAFETY: as above.
-unsafe impl<T: Zeroable + Sync> Sync for ZeroedArray<T> {}
+unsafe impl<T: Copy + Sync> Sync for LargeArray<T> {}
 
-impl<T: Zeroable> ZeroedArray<T> {
+impl<T: Zeroable> LargeArray<T> {
     /// `len` zeroed values (`len` > 0).
-    pub fn new(len: usize) -> Self {
+    pub fn zeroed(len: usize) -> Self {
         let layout = Self::layout(len);
         let raw = allocate(layout);
         let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
             handle_alloc_error(layout)
         };
-        ZeroedArray { ptr, len }
+        LargeArray { ptr, len }
+    }
+}
+
+impl<T: Copy> LargeArray<T> {
+    /// `len` copies of `value` (`len` > 0).
+    pub fn filled(len: usize, value: T) -> Self {
+        let layout = Self::layout(len);
+        let raw = allocate(layout);
+        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
+            handle_alloc_error(layout)
+        };
+        for i in 0..len {
+            // SAFETY: `i < len` lies inside the allocation, aligned for `T`; writing
+            // (not assigning) never reads the uninitialised old value.
+            unsafe { ptr.as_ptr().add(i).write(value) };
+        }
+        LargeArray { ptr, len }
     }
 
     fn layout(len: usize) -> Layout {
@@ -56,22 +74,23 @@ impl<T: Zeroable> ZeroedArray<T> {
     }
 }
 
-impl<T: Zeroable> Drop for ZeroedArray<T> {
+impl<T: Copy> Drop for LargeArray<T> {
     fn drop(&mut self) {
         // SAFETY: allocated by `allocate` with this very layout.
         unsafe { release(self.ptr.as_ptr().cast(), Self::layout(self.len)) }
     }
 }
 
-impl<T: Zeroable> Deref for ZeroedArray<T> {
+impl<T: Copy> Deref for LargeArray<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
-        // SAFETY: `len` initialised (zeroed, hence valid) values owned by `self`.
+        // SAFETY: `len` initialised values (zeroed `Zeroable`s or written copies) owned by
+        // `self`.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }
 
-impl<T: Zeroable> DerefMut for ZeroedArray<T> {
+impl<T: Copy> DerefMut for LargeArray<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as above, and `&mut self` is exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
@@ -153,12 +172,15 @@ mod tests {
     #[test]
     fn arrays_are_zeroed_aligned_and_writable() {
         for len in [1, 1000, (4 << 20) / 16] {
-            let mut array = ZeroedArray::<Pair>::new(len);
+            let mut array = LargeArray::<Pair>::zeroed(len);
             assert_eq!(array.len(), len);
             assert!(array.iter().all(|p| p.a == 0 && p.b == 0));
             assert_eq!(array.as_ptr() as usize % 64, 0);
             array[len - 1].a = 7;
             assert_eq!(array[len - 1].a, 7);
+            let filled = LargeArray::filled(len, Pair { a: 3, b: 4 });
+            assert!(filled.iter().all(|p| p.a == 3 && p.b == 4));
+            assert_eq!(filled.as_ptr() as usize % 64, 0);
         }
     }
 }

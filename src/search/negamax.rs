@@ -162,6 +162,11 @@ impl<G: Game> Run<'_, G> {
         if pos.repeats() {
             return 0;
         }
+        // Interior nodes probe the table: its memory loads while the moves are generated.
+        let key = if depth > 0 { pos.hash() } else { 0 };
+        if depth > 0 {
+            self.table.prefetch(key);
+        }
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
         if moves.is_empty() {
@@ -180,7 +185,6 @@ impl<G: Game> Run<'_, G> {
             self.evals += 1;
             return self.evaluator.evaluate(pos);
         }
-        let key = pos.hash();
         let pv_node = beta - alpha > 1;
         let mut hash_move = None;
         if let Some(hit) = self.table.probe(key) {

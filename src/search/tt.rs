@@ -8,6 +8,8 @@
 
 use crate::game::Score;
 
+use super::memory::LargeArray;
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -42,7 +44,10 @@ impl<M> Hit<M> {
 
 #[derive(Clone, Copy)]
 struct Entry<M> {
-    key: u64,
+    /// The key's high 32 bits (its low bits chose the bucket): an entry of another
+    /// position passes for this one about once in 10^9 probes, and a move taken from
+    /// it is checked for legality before it is played.
+    check: u32,
     score: Score,
     mv: Option<M>,
     depth: u8,
@@ -56,8 +61,15 @@ struct Entry<M> {
 /// Entries per bucket: one cache line for Othello's small moves.
 pub const BUCKET: usize = 4;
 
-pub struct Table<M> {
-    entries: Vec<Entry<M>>,
+/// A bucket, aligned so that a probe touches a single cache line (for Othello: 16-byte
+/// entries).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Bucket<M>([Entry<M>; BUCKET]);
+
+pub struct Table<M: Copy> {
+    /// Huge-page backed where the system allows: see [`super::memory`].
+    buckets: LargeArray<Bucket<M>>,
     /// Number of buckets minus one (a power of two minus one).
     mask: usize,
     age: u8,
@@ -68,13 +80,13 @@ impl<M: Copy> Table<M> {
     /// A table of at most `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Table<M> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let per_bucket = std::mem::size_of::<Entry<M>>() * BUCKET;
+        let per_bucket = std::mem::size_of::<Bucket<M>>();
         let mut buckets = 1usize;
         while buckets * 2 * per_bucket <= bytes {
             buckets *= 2;
         }
         let empty = Entry {
-            key: 0,
+            check: 0,
             score: 0,
             mv: None,
             depth: 0,
@@ -83,7 +95,7 @@ impl<M: Copy> Table<M> {
             epoch: 0,
         };
         Table {
-            entries: vec![empty; buckets * BUCKET],
+            buckets: LargeArray::filled(buckets, Bucket([empty; BUCKET])),
             mask: buckets - 1,
             age: 0,
             epoch: 1,
@@ -96,8 +108,10 @@ impl<M: Copy> Table<M> {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             // The epoch wrapped: entries of 256 clears ago would look valid again.
-            for entry in &mut self.entries {
-                entry.epoch = 0;
+            for bucket in self.buckets.iter_mut() {
+                for entry in &mut bucket.0 {
+                    entry.epoch = 0;
+                }
             }
             self.epoch = 1;
         }
@@ -108,15 +122,31 @@ impl<M: Copy> Table<M> {
         self.age = self.age.wrapping_add(1);
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        (key as usize & self.mask) * BUCKET
+    fn index(&self, key: u64) -> usize {
+        key as usize & self.mask
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that a probe soon after
+    /// need not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(bucket) = self.buckets.get(self.index(key)) {
+            // SAFETY: a prefetch has no effect on memory or program state.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (bucket as *const Bucket<M>).cast::<i8>(),
+                );
+            }
+        }
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit<M>> {
-        let start = self.bucket(key);
-        self.entries[start..start + BUCKET]
+        let check = (key >> 32) as u32;
+        self.buckets[self.index(key)]
+            .0
             .iter()
-            .find(|e| e.epoch == self.epoch && e.key == key)
+            .find(|e| e.epoch == self.epoch && e.check == check)
             .map(|e| Hit {
                 score: e.score,
                 depth: e.depth,
@@ -126,9 +156,10 @@ impl<M: Copy> Table<M> {
     }
 
     pub fn store(&mut self, key: u64, depth: u32, score: Score, bound: Bound, mv: Option<M>) {
-        let start = self.bucket(key);
+        let check = (key >> 32) as u32;
         let (age, epoch) = (self.age, self.epoch);
-        let bucket = &mut self.entries[start..start + BUCKET];
+        let index = self.index(key);
+        let bucket = &mut self.buckets[index].0;
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         for (i, e) in bucket.iter().enumerate() {
@@ -136,7 +167,7 @@ impl<M: Copy> Table<M> {
                 victim = i;
                 break;
             }
-            if e.key == key {
+            if e.check == check {
                 victim = i;
                 break;
             }
@@ -149,13 +180,13 @@ impl<M: Copy> Table<M> {
         }
         let slot = &mut bucket[victim];
         // Keep a known best move when the new result has none (a fail-low).
-        let mv = if mv.is_none() && slot.epoch == epoch && slot.key == key {
+        let mv = if mv.is_none() && slot.epoch == epoch && slot.check == check {
             slot.mv
         } else {
             mv
         };
         *slot = Entry {
-            key,
+            check,
             score,
             mv,
             depth: depth.min(255) as u8,
@@ -173,29 +204,36 @@ mod tests {
     #[test]
     fn stores_probes_and_clears() {
         let mut table: Table<u8> = Table::new(1);
-        table.store(42, 5, 17, Bound::Lower, Some(3));
-        let hit = table.probe(42).unwrap();
+        let (key, other) = (42 << 32 | 42, 43 << 32 | 42);
+        table.store(key, 5, 17, Bound::Lower, Some(3));
+        let hit = table.probe(key).unwrap();
         assert_eq!(
             (hit.score, hit.depth, hit.bound, hit.mv),
             (17, 5, Bound::Lower, Some(3))
         );
         assert_eq!(hit.cutoff(0, 10), Some(17));
         assert_eq!(hit.cutoff(0, 20), None);
-        table.store(42, 6, 5, Bound::Upper, None);
-        assert_eq!(table.probe(42).unwrap().mv, Some(3));
-        assert!(table.probe(43).is_none());
+        table.store(key, 6, 5, Bound::Upper, None);
+        assert_eq!(table.probe(key).unwrap().mv, Some(3));
+        assert!(
+            table.probe(other).is_none(),
+            "same bucket, another position"
+        );
         table.clear();
-        assert!(table.probe(42).is_none());
+        assert!(table.probe(key).is_none());
     }
 
     #[test]
     fn deep_entries_survive_a_full_bucket() {
         let mut table: Table<u8> = Table::new(1);
         let buckets = (table.mask + 1) as u64;
-        table.store(7, 20, 1, Bound::Exact, None);
+        // Keys of one bucket that differ in their high bits.
+        let key = |i: u64| (i << 32) | 7;
+        assert!(buckets < 1 << 32);
+        table.store(key(0), 20, 1, Bound::Exact, None);
         for i in 1..=10 {
-            table.store(7 + i * buckets, 1, 0, Bound::Exact, None);
+            table.store(key(i), 1, 0, Bound::Exact, None);
         }
-        assert_eq!(table.probe(7).unwrap().depth, 20);
+        assert_eq!(table.probe(key(0)).unwrap().depth, 20);
     }
 }

@@ -138,7 +138,7 @@ fn allocate(layout: Layout) -> *mut u8 {
         }
         return aligned as *mut u8;
     }
-    // SAFETY: the layout has a non-zero size (checked in `ZeroedArray::layout`).
+    // SAFETY: the layout has a non-zero size (checked in `LargeArray::layout`).
     unsafe { alloc_zeroed(layout) }
 }
 

@@ -90,46 +90,47 @@ pub fn label_positions(
 ) -> Result<Vec<Labelled>, String> {
     let threads = config.threads.max(1);
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let mut parts: Vec<Result<Vec<Labelled>, String>> = Vec::new();
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
-                scope.spawn(move || -> Result<Vec<Labelled>, String> {
-                    let mut searcher = Searcher::new(othello_evaluator(&config.eval)?);
-                    searcher.set_hash_mb(config.hash_mb);
-                    searcher.allocate_tables();
-                    let stop = AtomicBool::new(false);
-                    let mut out = Vec::new();
-                    for pos in positions.iter().skip(t).step_by(threads) {
-                        out.push(label_one(&mut searcher, &stop, pos, config));
-                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if n.is_multiple_of(1000) {
-                            progress(n);
-                        }
-                    }
-                    Ok(out)
-                })
-            })
-            .collect();
-        parts = workers
+    interleaved(positions.len(), threads, &|t| {
+        let mut searcher = Searcher::new(othello_evaluator(&config.eval)?);
+        searcher.set_hash_mb(config.hash_mb);
+        searcher.allocate_tables();
+        let stop = AtomicBool::new(false);
+        let mut out = Vec::new();
+        for pos in positions.iter().skip(t).step_by(threads) {
+            out.push(label_one(&mut searcher, &stop, pos, config));
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if n.is_multiple_of(1000) {
+                progress(n);
+            }
+        }
+        Ok(out)
+    })
+}
+
+/// Runs `work(t)` for each `t` in `0..threads` on its own thread, where `work(t)` returns
+/// the results of items `t`, `t + threads`, `t + 2 * threads`, ... of `items`; all the
+/// results in item order, or the first error.
+fn interleaved<R: Send>(
+    items: usize,
+    threads: usize,
+    work: &(dyn Fn(usize) -> Result<Vec<R>, String> + Sync),
+) -> Result<Vec<R>, String> {
+    let parts: Vec<Result<Vec<R>, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|t| scope.spawn(move || work(t))).collect();
+        workers
             .into_iter()
             .map(|w| {
                 w.join()
-                    .unwrap_or_else(|_| Err("a labelling thread panicked".into()))
+                    .unwrap_or_else(|_| Err("a worker thread panicked".into()))
             })
-            .collect();
+            .collect()
     });
-    let parts: Vec<Vec<Labelled>> = parts.into_iter().collect::<Result<_, _>>()?;
-    // Back into the input order: position i went to thread i % threads.
+    let parts: Vec<Vec<R>> = parts.into_iter().collect::<Result<_, _>>()?;
+    // Item i came from thread i % threads.
     let mut iters: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
-    let mut out = Vec::with_capacity(positions.len());
-    for i in 0..positions.len() {
-        if let Some(labelled) = iters[i % threads].next() {
-            out.push(labelled);
-        }
-    }
-    Ok(out)
+    Ok((0..items)
+        .filter_map(|i| iters[i % threads].next())
+        .collect())
 }
 
 fn label_one(
@@ -180,42 +181,14 @@ pub fn selfplay_games(
     threads: usize,
 ) -> Result<Vec<SelfPlayGame>, String> {
     let threads = threads.clamp(1, games.max(1));
-    let mut parts: Vec<Result<Vec<SelfPlayGame>, String>> = Vec::new();
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || -> Result<Vec<SelfPlayGame>, String> {
-                    let mut searcher = Searcher::new(othello_evaluator("default")?);
-                    searcher.set_hash_mb(16);
-                    (t..games)
-                        .step_by(threads)
-                        .map(|game| {
-                            Ok(selfplay_game(
-                                &mut searcher,
-                                game,
-                                depth,
-                                random_plies,
-                                seed,
-                            ))
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        parts = workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err("a self-play thread panicked".into()))
-            })
-            .collect();
-    });
-    let parts: Vec<Vec<SelfPlayGame>> = parts.into_iter().collect::<Result<_, _>>()?;
-    // Back into game order: game i went to thread i % threads.
-    let mut iters: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
-    Ok((0..games)
-        .filter_map(|i| iters[i % threads].next())
-        .collect())
+    interleaved(games, threads, &|t| {
+        let mut searcher = Searcher::new(othello_evaluator("default")?);
+        searcher.set_hash_mb(16);
+        Ok((t..games)
+            .step_by(threads)
+            .map(|game| selfplay_game(&mut searcher, game, depth, random_plies, seed))
+            .collect())
+    })
 }
 
 /// Self-play game number `game` (see [`selfplay_games`]).

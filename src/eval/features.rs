@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use crate::othello::Position;
 #[cfg(target_arch = "x86_64")]
 use crate::othello::bitboard::Avx2;
-use crate::othello::bitboard::{Kernel, Portable, legal_moves};
+use crate::othello::bitboard::{Kernel, Portable};
 use crate::othello::symmetry::{Symmetry, transform_board};
 
 /// A pattern: a name and the squares it reads in its canonical orientation.
@@ -323,16 +323,10 @@ struct Bmi2Extract;
 impl Extract for Bmi2Extract {
     #[inline(always)]
     fn extract(board: u64, mask: u64) -> u64 {
-        // SAFETY: only instantiated inside functions compiled with BMI2 and called after
-        // `has_bmi2` found it.
+        // SAFETY: only instantiated inside functions compiled with BMI2 and called with
+        // an `Avx2` kernel, whose existence proves BMI2.
         unsafe { std::arch::x86_64::_pext_u64(board, mask) }
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn has_bmi2() -> bool {
-    static BMI2: OnceLock<bool> = OnceLock::new();
-    *BMI2.get_or_init(|| std::is_x86_feature_detected!("bmi2"))
 }
 
 /// `board` through each of [`Symmetry::ALL`], in that order, sharing the one transpose:
@@ -355,39 +349,16 @@ fn all_symmetries(board: u64) -> [u64; 8] {
 }
 
 /// Calls `visit(index)` with the weight index (within the stage) of every active feature
-/// of `pos`.
+/// of `pos`, the placements unrolled (the evaluation is the engine's most frequent call).
 #[inline(always)]
-fn for_each_with<E: Extract>(layout: &Layout, pos: &Position, visit: &mut impl FnMut(usize)) {
-    let (p, o) = (pos.player, pos.opponent);
-    let (sp, so) = (all_symmetries(p), all_symmetries(o));
-    let boards: [(u64, u64); 8] = std::array::from_fn(|k| (sp[k], so[k]));
-    for placement in &layout.placements {
-        let (tp, to) = boards[placement.symmetry];
-        let mine = TERNARY[E::extract(tp, placement.mask) as usize];
-        let theirs = TERNARY[E::extract(to, placement.mask) as usize];
-        visit(placement.offset as usize + mine as usize + 2 * theirs as usize);
-    }
-    let mobility = (legal_moves(p, o).count_ones() as usize).min(MAX_MOBILITY);
-    let opponent_mobility = (legal_moves(o, p).count_ones() as usize).min(MAX_MOBILITY);
-    visit(layout.mobility_offset as usize + mobility);
-    visit(layout.opponent_mobility_offset as usize + opponent_mobility);
-    let parity = (!(p | o)).count_ones() as usize & 1;
-    visit(layout.parity_offset as usize + parity);
-}
-
-/// The sum of `weights` over the active features of `pos`: [`for_each_with`] with the
-/// placements unrolled (this is the engine's most frequent call).
-#[inline(always)]
-fn sum_with<E: Extract, K: Kernel>(
+fn for_each_with<E: Extract, K: Kernel>(
     kernel: K,
     layout: &Layout,
     pos: &Position,
-    weights: &[i16],
-) -> i32 {
+    mut visit: impl FnMut(usize),
+) {
     let (p, o) = (pos.player, pos.opponent);
     let (sp, so) = (all_symmetries(p), all_symmetries(o));
-    let weight = |i: usize| i32::from(weights.get(i).copied().unwrap_or(0));
-    let mut sum = 0;
     macro_rules! placements {
         ($($i:literal)*) => {
             $({
@@ -396,7 +367,7 @@ fn sum_with<E: Extract, K: Kernel>(
                 // A pattern has at most 10 squares, so the extracted bits index TERNARY.
                 let mine = TERNARY[E::extract(tp, PLACEMENT.mask) as usize & 1023];
                 let theirs = TERNARY[E::extract(to, PLACEMENT.mask) as usize & 1023];
-                sum += weight(PLACEMENT.offset as usize + mine as usize + 2 * theirs as usize);
+                visit(PLACEMENT.offset as usize + mine as usize + 2 * theirs as usize);
             })*
         };
     }
@@ -407,10 +378,25 @@ fn sum_with<E: Extract, K: Kernel>(
     );
     let mobility = (kernel.legal_moves(p, o).count_ones() as usize).min(MAX_MOBILITY);
     let opponent_mobility = (kernel.legal_moves(o, p).count_ones() as usize).min(MAX_MOBILITY);
-    sum += weight(layout.mobility_offset as usize + mobility);
-    sum += weight(layout.opponent_mobility_offset as usize + opponent_mobility);
+    visit(layout.mobility_offset as usize + mobility);
+    visit(layout.opponent_mobility_offset as usize + opponent_mobility);
     let parity = (!(p | o)).count_ones() as usize & 1;
-    sum + weight(layout.parity_offset as usize + parity)
+    visit(layout.parity_offset as usize + parity);
+}
+
+/// The sum of `weights` over the active features of `pos`.
+#[inline(always)]
+fn sum_with<E: Extract, K: Kernel>(
+    kernel: K,
+    layout: &Layout,
+    pos: &Position,
+    weights: &[i16],
+) -> i32 {
+    let mut sum = 0;
+    for_each_with::<E, K>(kernel, layout, pos, |i| {
+        sum += i32::from(weights.get(i).copied().unwrap_or(0));
+    });
+    sum
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -438,17 +424,22 @@ pub fn weighted_sum(layout: &Layout, pos: &Position, weights: &[i16]) -> i32 {
 /// `out`, which must hold [`Layout::active`] entries. For training.
 pub fn indices(layout: &Layout, pos: &Position, out: &mut [u32]) {
     #[cfg(target_arch = "x86_64")]
-    if has_bmi2() {
-        // SAFETY: BMI2 is present.
-        return unsafe { indices_bmi2(layout, pos, out) };
+    if let Some(kernel) = Avx2::detect() {
+        // SAFETY: the kernel's existence proves the CPU features.
+        return unsafe { indices_avx2(kernel, layout, pos, out) };
     }
-    indices_with::<PortableExtract>(layout, pos, out)
+    indices_with::<PortableExtract, Portable>(Portable, layout, pos, out)
 }
 
 #[inline(always)]
-fn indices_with<E: Extract>(layout: &Layout, pos: &Position, out: &mut [u32]) {
+fn indices_with<E: Extract, K: Kernel>(
+    kernel: K,
+    layout: &Layout,
+    pos: &Position,
+    out: &mut [u32],
+) {
     let mut n = 0;
-    for_each_with::<E>(layout, pos, &mut |i| {
+    for_each_with::<E, K>(kernel, layout, pos, |i| {
         if let Some(slot) = out.get_mut(n) {
             *slot = i as u32;
         }
@@ -457,9 +448,9 @@ fn indices_with<E: Extract>(layout: &Layout, pos: &Position, out: &mut [u32]) {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn indices_bmi2(layout: &Layout, pos: &Position, out: &mut [u32]) {
-    indices_with::<Bmi2Extract>(layout, pos, out)
+#[target_feature(enable = "avx2,popcnt,lzcnt,bmi1,bmi2")]
+fn indices_avx2(kernel: Avx2, layout: &Layout, pos: &Position, out: &mut [u32]) {
+    indices_with::<Bmi2Extract, Avx2>(kernel, layout, pos, out)
 }
 
 #[cfg(test)]
@@ -509,7 +500,7 @@ mod tests {
             assert_eq!(weighted_sum(layout, &pos, &weights), expected);
             assert_eq!(sum_portable(layout, &pos, &weights), expected);
             let mut portable = vec![0u32; layout.active()];
-            indices_with::<PortableExtract>(layout, &pos, &mut portable);
+            indices_with::<PortableExtract, Portable>(Portable, layout, &pos, &mut portable);
             let mut fast = vec![0u32; layout.active()];
             indices(layout, &pos, &mut fast);
             assert_eq!(portable, fast);

@@ -163,10 +163,13 @@ impl<G: Game> Run<'_, G> {
             return 0;
         }
         // Interior nodes probe the table: its memory loads while the moves are generated.
-        let key = if depth > 0 { pos.hash() } else { 0 };
-        if depth > 0 {
+        let key = if depth > 0 {
+            let key = pos.hash();
             self.table.prefetch(key);
-        }
+            key
+        } else {
+            0
+        };
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
         if moves.is_empty() {

@@ -38,13 +38,30 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 
-/// The solver's table: lower and upper bounds on exact scores, and the best move.
+/// The solver's table: lower and upper bounds on exact scores, and the best move;
+/// beside it, the values of the shallow searches that order the moves at many empties.
 pub struct Solver {
     entries: LargeArray<Entry>,
     mask: usize,
     age: u8,
     epoch: u8,
+    orderings: LargeArray<Ordering>,
 }
+
+/// A shallow full-window search's value: exact at its depth, so it serves every later
+/// ordering of the same position (the selective solves and the exact one visit the
+/// same nodes, each ordering their moves again).
+#[derive(Clone, Copy)]
+struct Ordering {
+    /// The key's high half.
+    check: u32,
+    value: i16,
+    depth: u8,
+    epoch: u8,
+}
+
+// SAFETY: integers only; the zero epoch marks an empty entry.
+unsafe impl Zeroable for Ordering {}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -82,6 +99,8 @@ impl Solver {
             mask: buckets - 1,
             age: 0,
             epoch: 1,
+            // An eighth of the table's entries (the same index bits, one entry each).
+            orderings: LargeArray::zeroed(buckets * BUCKET / 8),
         }
     }
 
@@ -92,6 +111,7 @@ impl Solver {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.entries.iter_mut().for_each(|e| e.epoch = 0);
+            self.orderings.iter_mut().for_each(|e| e.epoch = 0);
             self.epoch = 1;
         }
     }
@@ -123,6 +143,25 @@ impl Solver {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address);
             }
         }
+    }
+
+    /// The remembered value of a shallow search of at least `depth` plies.
+    #[inline(always)]
+    fn ordering(&self, key: u64, depth: u8) -> Option<Score> {
+        let e = self.orderings[key as usize & (self.orderings.len() - 1)];
+        (e.check == (key >> 32) as u32 && e.epoch == self.epoch && e.depth >= depth)
+            .then_some(Score::from(e.value))
+    }
+
+    #[inline(always)]
+    fn remember_ordering(&mut self, key: u64, depth: u8, value: Score) {
+        let slot = key as usize & (self.orderings.len() - 1);
+        self.orderings[slot] = Ordering {
+            check: (key >> 32) as u32,
+            value: value.clamp(Score::from(i16::MIN), Score::from(i16::MAX)) as i16,
+            depth,
+            epoch: self.epoch,
+        };
     }
 
     #[inline]
@@ -527,7 +566,7 @@ fn keyed_moves<K: Paths>(
                 }
                 if ctx.rules.evaluation && empties >= SEARCH_ORDER_FROM {
                     let depth = 1 + (empties - SEARCH_ORDER_FROM) / SEARCH_ORDER_STEP;
-                    let value = k.midgame(ctx, cp, co, depth as i32, -INFINITY, INFINITY);
+                    let value = shallow_value(k, ctx, cp, co, depth as u8);
                     key -= value * SEARCH_WEIGHT / DISC;
                 } else if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
                     key -= (ctx.eval)(cp, co) * EVAL_WEIGHT / DISC;
@@ -542,6 +581,20 @@ fn keyed_moves<K: Paths>(
         n += 1;
     }
     n
+}
+
+/// The value of a full-window midgame search of `depth` plies, remembered.
+#[inline(always)]
+fn shallow_value<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, depth: u8) -> Score {
+    let key = table_key(p, o);
+    if let Some(value) = ctx.table.ordering(key, depth) {
+        return value;
+    }
+    let value = k.midgame(ctx, p, o, i32::from(depth), -INFINITY, INFINITY);
+    if !ctx.watch.aborted {
+        ctx.table.remember_ordering(key, depth, value);
+    }
+    value
 }
 
 /// Moves the best-keyed move of `list[i..n]` to `i` (selection: a cutoff often comes

@@ -35,7 +35,8 @@ Options:
   --max-empties B     (default 56)
   --exact-empties E   solve exactly at E empties or fewer (default 18)
   --depth D           search depth elsewhere (default 8)
-  --eval NAME         evaluator of the searches (default: the default; pattern:FILE)
+  --eval NAME         evaluator of the searches and the self-play games (default:
+                      the default; pattern:FILE)
   --threads T         worker threads (default: the number of cores)
   --seed S            seed of the position choice (default 1)
   -h, --help          print this help";
@@ -197,6 +198,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .collect();
     let from_wthor = games.len();
     let selfplay = label::selfplay_games(
+        &options.config.eval,
         options.selfplay,
         options.selfplay_depth,
         options.random_plies,

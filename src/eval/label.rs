@@ -170,10 +170,12 @@ pub struct SelfPlayGame {
 
 /// `games` games of iago against itself, for training positions unlike human play:
 /// each game opens with `random_plies` uniformly random moves, then both sides search
-/// `depth` plies and pick at random among the moves within two discs of the best.
-/// Deterministic for a given `seed`, whatever the number of `threads` (each game is
-/// played from cleared tables; thread `t` plays every `threads`-th game).
+/// `depth` plies with the evaluator named `eval` and pick at random among the moves
+/// within two discs of the best. Deterministic for a given `seed`, whatever the number
+/// of `threads` (each game is played from cleared tables; thread `t` plays every
+/// `threads`-th game).
 pub fn selfplay_games(
+    eval: &str,
     games: usize,
     depth: u32,
     random_plies: u32,
@@ -182,7 +184,7 @@ pub fn selfplay_games(
 ) -> Result<Vec<SelfPlayGame>, String> {
     let threads = threads.clamp(1, games.max(1));
     interleaved(games, threads, &|t| {
-        let mut searcher = Searcher::new(othello_evaluator("default")?);
+        let mut searcher = Searcher::new(othello_evaluator(eval)?);
         searcher.set_hash_mb(16);
         Ok((t..games)
             .step_by(threads)
@@ -395,11 +397,11 @@ mod tests {
 
     #[test]
     fn selfplay_games_are_repeatable_and_varied() {
-        let a = selfplay_games(3, 2, 4, 9, 1).unwrap();
-        assert_eq!(a, selfplay_games(3, 2, 4, 9, 1).unwrap());
+        let a = selfplay_games("default", 3, 2, 4, 9, 1).unwrap();
+        assert_eq!(a, selfplay_games("default", 3, 2, 4, 9, 1).unwrap());
         assert_eq!(
             a,
-            selfplay_games(3, 2, 4, 9, 2).unwrap(),
+            selfplay_games("default", 3, 2, 4, 9, 2).unwrap(),
             "same on two threads"
         );
         assert_ne!(a[0], a[1], "games differ");

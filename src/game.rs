@@ -114,6 +114,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// Whether the game has captures at all ([`Game::is_capture`]): where it has none,
+    /// a leaf of the search needs no move list.
+    const HAS_CAPTURES: bool = false;
+
     /// True when `mv` captures (a Mill move closing a mill): the search follows captures
     /// past its horizon.
     fn is_capture(&self, _mv: Self::Move) -> bool {

@@ -380,6 +380,8 @@ impl Game for MillPosition {
         Some(self.hint(mv))
     }
 
+    const HAS_CAPTURES: bool = true;
+
     fn is_capture(&self, mv: Move) -> bool {
         mv.remove[0] != NONE
     }

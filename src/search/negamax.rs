@@ -170,6 +170,14 @@ impl<G: Game> Run<'_, G> {
         } else {
             0
         };
+        if depth <= 0 && !(G::HAS_CAPTURES && self.rules.quiescence) {
+            // A leaf without quiescence: the evaluation, unless the game is over.
+            if pos.is_game_over() {
+                return terminal_score(pos, ply);
+            }
+            self.evals += 1;
+            return self.evaluator.evaluate(pos);
+        }
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
         if moves.is_empty() {

@@ -6,7 +6,8 @@
 //! - from [`TABLE_FROM`] empties: the solver's own transposition table (exact bounds
 //!   and best move), stability cutoffs, enhanced transposition cutoffs, and ordering
 //!   by hash move, fewest opponent replies (corners counted twice), potential mobility,
-//!   parity and, from [`EVAL_ORDER_FROM`] empties, the evaluation or a shallow search;
+//!   parity and, from [`EVAL_ORDER_FROM`] empties, the evaluation or a shallow search
+//!   (whose values are remembered beside the table);
 //! - from [`ORDER_FROM`] empties: no table, fastest-first ordering;
 //! - five empties: moves in odd-parity quadrants first;
 //! - the last four empties: the squares themselves in parity order, no move
@@ -99,7 +100,8 @@ impl Solver {
             mask: buckets - 1,
             age: 0,
             epoch: 1,
-            // An eighth of the table's entries (the same index bits, one entry each).
+            // An eighth as many entries as the table, direct-mapped (a collision can
+            // only misorder moves, never change a score).
             orderings: LargeArray::zeroed(buckets * BUCKET / 8),
         }
     }

@@ -114,6 +114,49 @@ fn accuracy_reports_every_evaluator_and_depth() {
 }
 
 #[test]
+fn accuracy_measures_an_nboard_engine_like_the_same_search_in_process() {
+    let dir = scratch("accuracy-engine");
+    let file = dir.join("two.obf");
+    std::fs::write(&file, TWO_PROBLEMS).unwrap();
+    let engine = format!("self=nboard:{IAGO} --book none");
+    let out = stdout_of(&iago(&[
+        "accuracy",
+        "--file",
+        file.to_str().unwrap(),
+        "--eval",
+        "pattern",
+        "--engine",
+        &engine,
+        "--depths",
+        "3",
+    ]));
+    std::fs::remove_dir_all(&dir).ok();
+    // Problems, mean error, best-move share and score RMSE: the same search gives the
+    // same figures whether it runs in process or behind the protocol.
+    let figures = |name: &str| -> Vec<String> {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row {name} in\n{out}"));
+        row.split_whitespace()
+            .skip(2)
+            .take(4)
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(figures("pattern")[0], "2", "{out}");
+    assert_eq!(figures("self"), figures("pattern"), "{out}");
+}
+
+#[test]
+fn accuracy_refuses_an_engine_it_cannot_drive() {
+    for bad in ["x=gtp:iago", "nonsense"] {
+        let output = iago(&["accuracy", "--engine", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
 fn accuracy_rejects_a_missing_file() {
     let output = iago(&["accuracy", "--file", "/nonexistent/problems.obf"]);
     assert_eq!(output.status.code(), Some(2));

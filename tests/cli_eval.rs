@@ -84,11 +84,17 @@ const TWO_PROBLEMS: &str = "\
 --XO------XOOO-OX-XOXOOOOXOOXXXO-OXOOXXOOOXOOXOO--XXXX-O--XX---- X; E1:-10; B3:-12; G7:-12; F1:-12; G1:-12; A5:-18; A7:-22; B7:-24; G2:-26; --:-127;
 ";
 
-#[test]
-fn accuracy_reports_every_evaluator_and_depth() {
-    let dir = scratch("accuracy");
+/// A scratch directory holding [`TWO_PROBLEMS`] as `two.obf`: (directory, file).
+fn two_problems(test: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(test);
     let file = dir.join("two.obf");
     std::fs::write(&file, TWO_PROBLEMS).unwrap();
+    (dir, file)
+}
+
+#[test]
+fn accuracy_reports_every_evaluator_and_depth() {
+    let (dir, file) = two_problems("accuracy");
     let out = stdout_of(&iago(&[
         "accuracy",
         "--file",
@@ -115,9 +121,7 @@ fn accuracy_reports_every_evaluator_and_depth() {
 
 #[test]
 fn accuracy_measures_an_nboard_engine_like_the_same_search_in_process() {
-    let dir = scratch("accuracy-engine");
-    let file = dir.join("two.obf");
-    std::fs::write(&file, TWO_PROBLEMS).unwrap();
+    let (dir, file) = two_problems("accuracy-engine");
     let engine = format!("self=nboard:{IAGO} --book none");
     let out = stdout_of(&iago(&[
         "accuracy",

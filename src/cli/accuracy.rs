@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use iago::arena::driver::{Driver, MoveRequest};
+use iago::arena::driver::{Driver, Fault, MoveRequest};
 use iago::arena::nboard::NBoardDriver;
 use iago::arena::record::ArenaRecord;
 use iago::arena::{EngineSpec, Protocol, TimeControl};
@@ -136,6 +136,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 if start.elapsed().as_secs_f64() >= budget {
                     break;
                 }
+                if problem.best_score().is_none() {
+                    continue;
+                }
                 searcher.clear();
                 let report = searcher.search(&problem.position, &limits, &stop, &mut |_| {});
                 nodes += report.nodes;
@@ -154,26 +157,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     for spec in &engines {
         for &depth in &depths {
+            let named = |fault: Fault| format!("{}: {fault}", spec.name);
             let mut tally = Tally::default();
             let start = Instant::now();
             let mut engine = NBoardDriver::start(&spec.command, TimeControl::Depth(depth), far())
-                .map_err(|fault| format!("{}: {fault}", spec.name))?;
+                .map_err(named)?;
             for problem in problems {
                 if start.elapsed().as_secs_f64() >= budget {
                     break;
                 }
                 let record = ArenaRecord::new(problem.position, "black", "white");
-                engine
-                    .new_game(&record, far())
-                    .map_err(|fault| format!("{}: {fault}", spec.name))?;
+                engine.new_game(&record, far()).map_err(named)?;
                 let request = MoveRequest {
                     record: &record,
                     remaining: [None, None],
                     deadline: far(),
                 };
-                let reply = engine
-                    .request_move(&request)
-                    .map_err(|fault| format!("{}: {fault}", spec.name))?;
+                let reply = engine.request_move(&request).map_err(named)?;
                 // NTest prints a zero evaluation as nothing.
                 tally.add(problem, reply.mv, reply.eval.unwrap_or(0.0));
             }

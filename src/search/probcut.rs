@@ -25,9 +25,13 @@ pub struct Fit {
     pub sigma: f32,
 }
 
-/// The shallowest depth ProbCut is tried at, and the deepest with its own parameters.
+/// The shallowest depth ProbCut is tried at.
 pub const MIN_DEPTH: i32 = 3;
-pub const MAX_FIT_DEPTH: i32 = 8;
+/// The deepest depth with its own fitted parameters.
+pub const MAX_FIT_DEPTH: i32 = MIN_DEPTH + MIDGAME[0].len() as i32 - 1;
+/// Depths fitted on full-width searches; deeper ones on selective searches (full-width
+/// searches that deep cost too much), whose shallow partners are still full-width.
+pub const FULL_WIDTH_FIT_DEPTH: i32 = 8;
 
 /// Standard deviations of margin for midgame cuts (the seed's 1.5: about 93% of the
 /// cuts are right).
@@ -47,10 +51,27 @@ pub fn phase(empties: u32) -> usize {
     (empties.min(59) / 10) as usize
 }
 
-/// The midgame fit for `depth` at `empties` (depths past the fitted ones use the last).
+/// The midgame fit for `depth` at `empties`.
 pub fn midgame_fit(empties: u32, depth: i32) -> Fit {
-    let column = (depth.clamp(MIN_DEPTH, MAX_FIT_DEPTH) - MIN_DEPTH) as usize;
-    MIDGAME[phase(empties)][column]
+    MIDGAME[phase(empties)][fit_column(depth)]
+}
+
+/// The fitted depth standing for `depth`: itself where fitted; past the fitted depths,
+/// the deepest fitted one whose depth and shallow depth have the same parities. The
+/// offset `b` is mostly the evaluation's odd-even effect (about 3 discs between an odd
+/// and an even search), so a deep pair must borrow a line of the same parities.
+fn fit_column(depth: i32) -> usize {
+    let same_parities =
+        |d: i32| d % 2 == depth % 2 && shallow_depth(d) % 2 == shallow_depth(depth) % 2;
+    let fitted = if depth <= MAX_FIT_DEPTH {
+        depth.max(MIN_DEPTH)
+    } else {
+        (MIN_DEPTH..=MAX_FIT_DEPTH)
+            .rev()
+            .find(|&d| same_parities(d))
+            .unwrap_or(MAX_FIT_DEPTH)
+    };
+    (fitted - MIN_DEPTH) as usize
 }
 
 /// The bounds on the shallow value beyond which the deep value is outside
@@ -160,6 +181,25 @@ mod tests {
         );
         assert!((fit.sigma - 1.0).abs() < 0.05, "{fit:?}");
         assert!(fit_line(&[(1.0, 1.0), (1.0, 2.0), (1.0, 3.0)]).is_none());
+    }
+
+    #[test]
+    fn deep_pairs_borrow_a_fit_of_the_same_parities() {
+        for depth in MIN_DEPTH..40 {
+            let fitted = fit_column(depth) as i32 + MIN_DEPTH;
+            assert!(fitted <= MAX_FIT_DEPTH, "{depth}");
+            assert_eq!(fitted % 2, depth % 2, "{depth}");
+            assert_eq!(
+                shallow_depth(fitted) % 2,
+                shallow_depth(depth) % 2,
+                "{depth}"
+            );
+            if depth <= MAX_FIT_DEPTH {
+                assert_eq!(fitted, depth);
+            } else {
+                assert!(fitted > MAX_FIT_DEPTH - 4, "{depth}");
+            }
+        }
     }
 
     #[test]

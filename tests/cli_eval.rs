@@ -204,3 +204,62 @@ fn train_fits_and_writes_a_loadable_file() {
     let missing = iago(&["train"]);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+/// Games of pseudo-random legal moves to the end (a fixed generator: same games every run).
+fn random_games(count: usize) -> Vec<WthorGame> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    (0..count)
+        .map(|_| {
+            let mut pos = Position::start();
+            let mut moves = Vec::new();
+            while !pos.is_game_over() {
+                let legal = pos.legal_moves();
+                let legal = legal.as_ref();
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let mv = legal[(state >> 33) as usize % legal.len()];
+                pos = pos.play(mv);
+                moves.push(mv);
+            }
+            WthorGame {
+                moves,
+                black_discs: 32,
+                theoretical_black: 32,
+                year: 2001,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn fit_probcut_writes_a_fit_for_every_depth_asked() {
+    let dir = scratch("fit-probcut");
+    std::fs::write(
+        dir.join("WTH_2001.wtb"),
+        encode_wthor(&random_games(30), 2001).unwrap(),
+    )
+    .unwrap();
+    let wthor = dir.to_str().unwrap();
+    let source = stdout_of(&iago(&[
+        "fit-probcut",
+        "--wthor",
+        wthor,
+        "--games",
+        "30",
+        "--deep",
+        "10",
+    ]));
+    let too_deep = iago(&["fit-probcut", "--wthor", wthor, "--deep", "19"]);
+    std::fs::remove_dir_all(&dir).ok();
+    // Depths 3 to 10: eight fits in each of the six phase rows.
+    assert!(source.contains("pub const MIDGAME: [[Fit; 8]; 6]"), "{source}");
+    assert_eq!(source.matches("Fit { a:").count(), 6 * 8 + 1, "{source}");
+    assert!(source.contains("full-width searches to 8 plies"), "{source}");
+    assert_eq!(too_deep.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&too_deep.stderr).contains("--deep must be 8 to 18"),
+        "{}",
+        String::from_utf8_lossy(&too_deep.stderr)
+    );
+}

@@ -1,9 +1,9 @@
 //! `iago fit-probcut --wthor DIR [OPTIONS]`: fits the ProbCut parameters on positions
 //! from real games and writes them as Rust source (`src/search/probcut_params.rs`).
 //!
-//! Midgame: for positions with 14 to 54 empties, full-width searches of depth 0 to 8;
-//! for each game phase (empties in tens) and depth `d`, the line from the value at
-//! `(d - 1) / 2` plies to the value at `d`. Endgame: for positions with 12 to 20 empties,
+//! Midgame: for positions with 14 to 54 empties, full-width searches of depth 0 to 8
+//! and selective ones beyond (to `--deep`); for each game phase (empties in tens) and
+//! depth `d`, the line from the value at `(d - 1) / 2` plies to the value at `d`. Endgame: for positions with 12 to 20 empties,
 //! the line from a 2-ply search to the exact score, with its sigma linear in the empties.
 
 use std::fmt::Write as _;
@@ -14,7 +14,7 @@ use iago::game::Game;
 use iago::othello::Position;
 use iago::othello::position::mix64;
 use iago::othello::wthor::read_wthor_dir;
-use iago::search::probcut::{Fit, MAX_FIT_DEPTH, MIN_DEPTH, fit_line, phase, shallow_depth};
+use iago::search::probcut::{FULL_WIDTH_FIT_DEPTH, Fit, MIN_DEPTH, fit_line, phase, shallow_depth};
 use iago::search::{Limits, Searcher};
 
 const HELP: &str = "usage: iago fit-probcut --wthor DIR [OPTIONS]
@@ -25,16 +25,22 @@ as Rust source (the content of src/search/probcut_params.rs).
 Options:
   --games N      games sampled, evenly spread over the database (default 400)
   --eval NAME    evaluator (default: the default evaluator)
+  --deep D       deepest depth fitted, 8 to 18 (default 18; depths past 8 come from
+                 selective searches)
   --out FILE     write the source to FILE instead of stdout
   -h, --help     print this help";
 
 const ENDGAME_DEPTH: u32 = 2;
+
+/// The deepest depth whose shallow partner is still a full-width value.
+const DEEPEST_FIT: i32 = 2 * FULL_WIDTH_FIT_DEPTH + 2;
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut wthor = None;
     let mut games_wanted = 400usize;
     let mut eval = "default".to_string();
     let mut out = None;
+    let mut deep = DEEPEST_FIT;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| {
@@ -54,6 +60,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .map_err(|_| "fit-probcut: bad --games")?
             }
             "--eval" => eval = value("--eval")?,
+            "--deep" => {
+                deep = value("--deep")?
+                    .parse()
+                    .ok()
+                    .filter(|d| (FULL_WIDTH_FIT_DEPTH..=DEEPEST_FIT).contains(d))
+                    .ok_or(format!(
+                        "fit-probcut: --deep must be {FULL_WIDTH_FIT_DEPTH} to {DEEPEST_FIT}"
+                    ))?
+            }
             "--out" => out = Some(value("--out")?),
             _ => return Err(format!("fit-probcut: unknown option {arg:?}")),
         }
@@ -69,8 +84,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_hash_mb(16);
     let stop = AtomicBool::new(false);
     let step = (games.len() / games_wanted.max(1)).max(1);
-    // midgame[phase][depth] = values at every depth 0..=MAX_FIT_DEPTH of one position
-    let mut midgame: Vec<(u32, Vec<f64>)> = Vec::new();
+    // The values of one position at every depth 0..=deep (None where a search skipped it).
+    let mut midgame: Vec<(u32, Vec<Option<f64>>)> = Vec::new();
     let mut endgame: Vec<(u32, f64, f64)> = Vec::new();
     for (n, game) in games.iter().step_by(step).take(games_wanted).enumerate() {
         let hash = mix64(n as u64 + 1);
@@ -85,17 +100,29 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             searcher.clear();
             if is_mid {
-                let mut values = vec![f64::from(evaluator.evaluate(&pos))];
-                let limits = Limits {
-                    depth: Some(MAX_FIT_DEPTH as u32),
-                    ..Limits::default()
-                };
-                searcher.search(&pos, &limits, &stop, &mut |r| {
-                    values.push(f64::from(r.score))
-                });
-                if values.len() == MAX_FIT_DEPTH as usize + 1 {
-                    midgame.push((empties, values));
+                let mut values = vec![None; deep as usize + 1];
+                values[0] = Some(f64::from(evaluator.evaluate(&pos)));
+                for (selective, depths) in [
+                    (false, 1..=FULL_WIDTH_FIT_DEPTH),
+                    (true, FULL_WIDTH_FIT_DEPTH + 1..=deep),
+                ] {
+                    if depths.is_empty() {
+                        continue;
+                    }
+                    searcher.clear();
+                    searcher.set_selectivity(selective);
+                    let limits = Limits {
+                        depth: Some(*depths.end() as u32),
+                        ..Limits::default()
+                    };
+                    searcher.search(&pos, &limits, &stop, &mut |r| {
+                        if depths.contains(&(r.depth as i32)) {
+                            values[r.depth as usize] = Some(f64::from(r.score));
+                        }
+                    });
                 }
+                searcher.set_selectivity(false);
+                midgame.push((empties, values));
             } else {
                 let exact = searcher.search(&pos, &Limits::default(), &stop, &mut |_| {});
                 searcher.clear();
@@ -111,7 +138,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             log::info!("fit-probcut: {} games", n + 1);
         }
     }
-    let source = render(&midgame, &endgame, &eval)?;
+    let source = render(&midgame, &endgame, &eval, deep)?;
     match out {
         Some(path) => std::fs::write(&path, source).map_err(|e| format!("{path}: {e}"))?,
         None => print!("{source}"),
@@ -132,9 +159,10 @@ fn position_with(game: &iago::othello::wthor::WthorGame, empties: u32) -> Option
 }
 
 fn render(
-    midgame: &[(u32, Vec<f64>)],
+    midgame: &[(u32, Vec<Option<f64>>)],
     endgame: &[(u32, f64, f64)],
     eval: &str,
+    deep: i32,
 ) -> Result<String, String> {
     let mut text = String::new();
     let w = |e: std::fmt::Error| e.to_string();
@@ -152,23 +180,25 @@ fn render(
     .map_err(w)?;
     writeln!(
         text,
-        "/// Midgame fits: [phase (empties / 10)][depth - 3] for depths 3 to 8."
+        "/// Midgame fits: [phase (empties / 10)][depth - {MIN_DEPTH}] for depths {MIN_DEPTH} to \
+         {deep}\n/// (full-width searches to {FULL_WIDTH_FIT_DEPTH} plies, selective ones beyond)."
     )
     .map_err(w)?;
     writeln!(
         text,
-        "#[rustfmt::skip]\npub const MIDGAME: [[Fit; 6]; 6] = ["
+        "#[rustfmt::skip]\npub const MIDGAME: [[Fit; {}]; 6] = [",
+        deep - MIN_DEPTH + 1
     )
     .map_err(w)?;
     for row in 0..6 {
         writeln!(text, "    [").map_err(w)?;
-        for depth in MIN_DEPTH..=MAX_FIT_DEPTH {
+        for depth in MIN_DEPTH..=deep {
             let s = shallow_depth(depth) as usize;
             let pairs = |any_phase: bool| -> Vec<(f64, f64)> {
                 midgame
                     .iter()
                     .filter(|(e, _)| any_phase || phase(*e) == row.max(1))
-                    .map(|(_, v)| (v[s], v[depth as usize]))
+                    .filter_map(|(_, v)| Some((v[s]?, v[depth as usize]?)))
                     .collect()
             };
             let mut pairs_here = pairs(false);

@@ -6,7 +6,10 @@
 //! `<= alpha`) with `t` standard deviations to spare, the node is cut without the deep
 //! search. The parameters `(a, b, sigma)` are fitted per game phase (empties in tens)
 //! and per depth by `iago fit-probcut` (`scripts/fit-probcut`) into
-//! `probcut_params.rs`; several depth pairs `(d, (d - 1) / 2)` make it "multi".
+//! `probcut_params.rs`; several depth pairs `(d, (d - 1) / 2)` make it "multi". The
+//! deep pairs (to 18 plies) have fits of their own: their sigma is a third smaller than
+//! at 8 plies past 30 empties, so their cuts come with less margin for the same
+//! confidence.
 //!
 //! The endgame solver uses the same idea against the exact score (a selective solve):
 //! see [`endgame_cut`].

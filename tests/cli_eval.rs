@@ -253,9 +253,15 @@ fn fit_probcut_writes_a_fit_for_every_depth_asked() {
     let too_deep = iago(&["fit-probcut", "--wthor", wthor, "--deep", "19"]);
     std::fs::remove_dir_all(&dir).ok();
     // Depths 3 to 10: eight fits in each of the six phase rows.
-    assert!(source.contains("pub const MIDGAME: [[Fit; 8]; 6]"), "{source}");
+    assert!(
+        source.contains("pub const MIDGAME: [[Fit; 8]; 6]"),
+        "{source}"
+    );
     assert_eq!(source.matches("Fit { a:").count(), 6 * 8 + 1, "{source}");
-    assert!(source.contains("full-width searches to 8 plies"), "{source}");
+    assert!(
+        source.contains("full-width searches to 8 plies"),
+        "{source}"
+    );
     assert_eq!(too_deep.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&too_deep.stderr).contains("--deep must be 8 to 18"),

@@ -3,8 +3,9 @@
 //!
 //! Midgame: for positions with 14 to 54 empties, full-width searches of depth 0 to 8
 //! and selective ones beyond (to `--deep`); for each game phase (empties in tens) and
-//! depth `d`, the line from the value at `(d - 1) / 2` plies to the value at `d`. Endgame: for positions with 12 to 20 empties,
-//! the line from a 2-ply search to the exact score, with its sigma linear in the empties.
+//! depth `d`, the line from the value at `(d - 1) / 2` plies to the value at `d`.
+//! Endgame: for positions with 12 to 20 empties, the line from a 2-ply search to the
+//! exact score, with its sigma linear in the empties.
 
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;

@@ -84,10 +84,16 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(options))
 }
 
-/// The number in a name like `fforum-20-39.obf`.
+/// The first number of a range `A-B` that ends a name like `fforum-20-39.obf` (a name
+/// like `hard-20.obf` has no range: its 20 is a number of empties).
 fn first_number(file: &str) -> Option<usize> {
     let name = Path::new(file).file_stem()?.to_str()?;
-    name.split('-').nth(1)?.parse().ok()
+    let (head, last) = name.rsplit_once('-')?;
+    if last.is_empty() || !last.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = head.len() - head.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    head[head.len() - digits..].parse().ok()
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -172,4 +178,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Err(format!("{wrong} wrong results"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_number;
+
+    #[test]
+    fn the_first_number_comes_from_a_range_at_the_end_of_the_name() {
+        assert_eq!(first_number("../data/fforum-20-39.obf"), Some(20));
+        assert_eq!(first_number("ffo40-59.obf"), Some(40));
+        assert_eq!(first_number("hard-20.obf"), None);
+        assert_eq!(first_number("fforum.obf"), None);
+        assert_eq!(first_number("set-1-x.obf"), None);
+    }
 }

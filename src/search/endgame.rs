@@ -334,99 +334,39 @@ trait Paths: Kernel {
     -> Score;
 }
 
-/// Implements [`Paths`] for a kernel: each method calls the generic body through a
-/// function compiled with `$features`, so that the kernel's code inlines into it.
+/// One method of [`Paths`] for a kernel: it calls the generic body of the same name
+/// through a function compiled with `$features`, so that the kernel's code inlines
+/// into it.
+macro_rules! compiled_for {
+    ($kernel:ty, $features:literal, $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+        #[inline(always)]
+        fn $name(self, ctx: &mut Ctx, $($arg: $ty),*) -> $ret {
+            #[target_feature(enable = $features)]
+            fn f(k: $kernel, ctx: &mut Ctx, $($arg: $ty),*) -> $ret {
+                $name(k, ctx, $($arg),*)
+            }
+            // SAFETY: a value of the kernel type proves the CPU has the features.
+            unsafe { f(self, ctx, $($arg),*) }
+        }
+    };
+}
+
+/// Implements [`Paths`] for a kernel compiled with `$features`.
 macro_rules! paths {
     ($kernel:ty, $features:literal) => {
         impl Paths for $kernel {
-            #[inline(always)]
-            fn pv(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-                    pv(k, ctx, p, o, alpha, beta)
-                }
-                // SAFETY: a value of the kernel type proves the CPU has the features.
-                unsafe { f(self, ctx, p, o, alpha, beta) }
-            }
-            #[inline(always)]
-            fn nws_table(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-                    nws_table(k, ctx, p, o, alpha)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, alpha) }
-            }
-            #[inline(always)]
-            fn nws_ordered(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-                    nws_ordered(k, ctx, p, o, alpha)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, alpha) }
-            }
-            #[inline(always)]
-            fn nws_parity(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-                    nws_parity(k, ctx, p, o, alpha)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, alpha) }
-            }
-            #[inline(always)]
-            fn solve4(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 4]) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 4]) -> i32 {
-                    solve4(k, ctx, p, o, alpha, sq)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, alpha, sq) }
-            }
-            #[inline(always)]
-            fn solve3(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 3]) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 3]) -> i32 {
-                    solve3(k, ctx, p, o, alpha, sq)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, alpha, sq) }
-            }
-            #[inline(always)]
-            fn midgame(
-                self,
-                ctx: &mut Ctx,
-                p: u64,
-                o: u64,
-                depth: i32,
-                alpha: Score,
-                beta: Score,
-            ) -> Score {
-                #[target_feature(enable = $features)]
-                fn f(
-                    k: $kernel,
-                    ctx: &mut Ctx,
-                    p: u64,
-                    o: u64,
-                    depth: i32,
-                    alpha: Score,
-                    beta: Score,
-                ) -> Score {
-                    midgame(k, ctx, p, o, depth, alpha, beta)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, depth, alpha, beta) }
-            }
-            #[inline(always)]
-            fn solve2(self, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 2]) -> i32 {
-                #[target_feature(enable = $features)]
-                fn f(k: $kernel, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, sq: [u8; 2]) -> i32 {
-                    solve2(k, ctx, p, o, alpha, sq)
-                }
-                // SAFETY: as above.
-                unsafe { f(self, ctx, p, o, alpha, sq) }
-            }
+            compiled_for!($kernel, $features, pv(p: u64, o: u64, alpha: i32, beta: i32) -> i32);
+            compiled_for!($kernel, $features, nws_table(p: u64, o: u64, alpha: i32) -> i32);
+            compiled_for!($kernel, $features, nws_ordered(p: u64, o: u64, alpha: i32) -> i32);
+            compiled_for!($kernel, $features, nws_parity(p: u64, o: u64, alpha: i32) -> i32);
+            compiled_for!($kernel, $features, solve4(p: u64, o: u64, alpha: i32, sq: [u8; 4]) -> i32);
+            compiled_for!($kernel, $features, solve3(p: u64, o: u64, alpha: i32, sq: [u8; 3]) -> i32);
+            compiled_for!($kernel, $features, solve2(p: u64, o: u64, alpha: i32, sq: [u8; 2]) -> i32);
+            compiled_for!(
+                $kernel,
+                $features,
+                midgame(p: u64, o: u64, depth: i32, alpha: Score, beta: Score) -> Score
+            );
         }
     };
 }

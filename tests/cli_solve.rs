@@ -1,4 +1,5 @@
-//! `iago solve` and `iago bench` through the real binary.
+//! `iago solve` and `iago bench` through the real binary, and the option errors every
+//! subcommand shares.
 
 use std::process::{Command, Output};
 
@@ -48,4 +49,39 @@ fn bench_signature_repeats() {
     let a = signature(iago(&["bench", "--depth", "5"]));
     let b = signature(iago(&["bench", "--depth", "5"]));
     assert_eq!(a, b);
+}
+
+#[test]
+fn subcommands_report_bad_options_in_one_form() {
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["bench", "--depth", "x"],
+            "bench: --depth: \"x\" is not a valid number",
+        ),
+        (&["solve", "x.obf", "--hash"], "solve: --hash needs a value"),
+        (
+            &["match", "--games", "2x"],
+            "match: --games: \"2x\" is not a valid number",
+        ),
+        (
+            &["openings", "--bogus"],
+            "openings: unknown option \"--bogus\" (try `iago openings --help`)",
+        ),
+        (&["train", "--epochs"], "train: --epochs needs a value"),
+        (
+            &["label", "--games", "z"],
+            "label: --games: \"z\" is not a valid number",
+        ),
+        (
+            &["eval-match", "--fast"],
+            "eval-match: unknown option \"--fast\" (try `iago eval-match --help`)",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = iago(args);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
 }

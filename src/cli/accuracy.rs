@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::args::Args;
 use iago::arena::driver::{Driver, Fault, MoveRequest};
 use iago::arena::nboard::NBoardDriver;
 use iago::arena::record::ArenaRecord;
@@ -39,22 +40,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut budget = f64::INFINITY;
     let mut engines: Vec<EngineSpec> = Vec::new();
     let mut evaluators_named = false;
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let mut value = |name: &str| {
-            words
-                .next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match word.as_str() {
+    let mut args = Args::new("accuracy", args);
+    while let Some(word) = args.next() {
+        match word {
             "--help" | "-h" => {
                 println!("{HELP}");
                 return Ok(());
             }
-            "--file" => file = value("--file")?,
+            "--file" => file = args.value("--file")?,
             "--engine" => {
-                let spec: EngineSpec = value("--engine")?.parse()?;
+                let spec: EngineSpec = args.value("--engine")?.parse()?;
                 if spec.protocol != Protocol::NBoard {
                     return Err(format!(
                         "--engine {}: accuracy drives NBoard engines only",
@@ -65,7 +60,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             "--eval" => {
                 evaluators_named = true;
-                evaluators = value("--eval")?
+                evaluators = args
+                    .value("--eval")?
                     .split(',')
                     .map(str::trim)
                     .filter(|s| !s.is_empty())
@@ -73,7 +69,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .collect();
             }
             "--depths" => {
-                let text = value("--depths")?;
+                let text = args.value("--depths")?;
                 depths = text
                     .split(',')
                     .map(|d| {
@@ -86,20 +82,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .ok_or_else(|| format!("--depths: {text:?} is not a list of depths 1..60"))?;
             }
             "--problems" => {
-                let text = value("--problems")?;
+                let text = args.value("--problems")?;
                 limit = text
                     .parse()
                     .map_err(|_| format!("--problems: {text:?} is not a whole number"))?;
             }
             "--budget" => {
-                let text = value("--budget")?;
+                let text = args.value("--budget")?;
                 budget = text
                     .parse()
                     .ok()
                     .filter(|b: &f64| *b > 0.0)
                     .ok_or_else(|| format!("--budget: {text:?} is not a positive number"))?;
             }
-            other => return Err(format!("accuracy: unknown option {other:?}\n{HELP}")),
+            other => return Err(args.unknown(other)),
         }
     }
     if !engines.is_empty() && !evaluators_named {

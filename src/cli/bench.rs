@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::args::Args;
 use iago::eval::othello_evaluator;
 use iago::game::Game;
 use iago::mill::Rules;
@@ -102,36 +103,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut hash_mb = iago::search::DEFAULT_HASH_MB;
     let mut rules = OrderingRules::default();
     let mut selective = true;
-    let mut args = args.iter();
+    let mut args = Args::new("bench", args);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("bench: {name} needs a value"))
-        };
-        match arg.as_str() {
+        match arg {
             "-h" | "--help" => {
                 println!("{HELP}");
                 return Ok(());
             }
-            "--depth" => {
-                depth = value("--depth")?
-                    .parse()
-                    .map_err(|_| "bench: bad --depth")?
-            }
-            "--eval" => eval = value("--eval")?,
-            "--hash" => hash_mb = value("--hash")?.parse().map_err(|_| "bench: bad --hash")?,
+            "--depth" => depth = args.number(arg)?,
+            "--eval" => eval = args.value(arg)?,
+            "--hash" => hash_mb = args.number(arg)?,
             "--no-probcut" => selective = false,
             "--no-hash-move" => rules.hash_move = false,
             "--no-evaluation" => rules.evaluation = false,
             "--no-mobility" => rules.mobility = false,
             "--no-parity" => rules.parity = false,
             "--no-stability" => rules.stability = false,
-            _ => {
-                return Err(format!(
-                    "bench: unknown option {arg:?} (try `iago bench --help`)"
-                ));
-            }
+            _ => return Err(args.unknown(arg)),
         }
     }
     let mut searcher = Searcher::new(othello_evaluator(&eval)?);
@@ -160,27 +148,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
 fn run_mill(args: &[String]) -> Result<(), String> {
     let (mut depth, mut eval, mut nodes_limit) = (8u32, "phased".to_string(), None);
     let mut rules = OrderingRules::default();
-    let mut args = args.iter();
+    let mut args = Args::new("bench", args);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("bench: {name} needs a value"))
-        };
-        match arg.as_str() {
-            "--depth" => {
-                depth = value("--depth")?
-                    .parse()
-                    .map_err(|_| "bench: bad --depth")?
-            }
-            "--nodes" => {
-                nodes_limit = Some(
-                    value("--nodes")?
-                        .parse()
-                        .map_err(|_| "bench: bad --nodes")?,
-                )
-            }
-            "--eval" => eval = value("--eval")?,
+        match arg {
+            "--depth" => depth = args.number(arg)?,
+            "--nodes" => nodes_limit = Some(args.number(arg)?),
+            "--eval" => eval = args.value(arg)?,
             "--no-hash-move" => rules.hash_move = false,
             "--no-killers" => rules.killers = false,
             "--no-history" => rules.history = false,

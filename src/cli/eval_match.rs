@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::args::Args;
 use iago::arena::openings::{default_openings, parse_openings};
 use iago::arena::selfplay::{self, MoveBudget, SelfPlaySummary};
 
@@ -22,38 +23,31 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut budget = MoveBudget::Depth(4);
     let mut threads = 1usize;
     let mut openings_file = None;
-    let mut words = args.iter();
-    let number = |name: &str, text: Option<&String>| -> Result<u64, String> {
-        let text = text.ok_or_else(|| format!("{name} needs a value"))?;
-        text.parse()
-            .map_err(|_| format!("{name}: {text:?} is not a whole number"))
-    };
-    while let Some(word) = words.next() {
-        match word.as_str() {
+    let mut args = Args::new("eval-match", args);
+    while let Some(word) = args.next() {
+        match word {
             "--help" | "-h" => {
                 println!("{HELP}");
                 return Ok(());
             }
-            "--games" => games = number("--games", words.next())? as usize,
+            "--games" => games = args.number::<u64>("--games")? as usize,
             "--depth" => {
-                let depth = number("--depth", words.next())?;
+                let depth = args.number::<u64>("--depth")?;
                 if !(1..=60).contains(&depth) {
                     return Err("--depth must be 1..60".into());
                 }
                 budget = MoveBudget::Depth(depth as u32);
             }
             "--movetime" => {
-                let ms = number("--movetime", words.next())?;
+                let ms = args.number::<u64>("--movetime")?;
                 if ms == 0 {
                     return Err("--movetime must be positive".into());
                 }
                 budget = MoveBudget::Time(Duration::from_millis(ms));
             }
-            "--threads" => threads = number("--threads", words.next())?.clamp(1, 64) as usize,
-            "--openings" => openings_file = Some(words.next().ok_or("--openings needs a file")?),
-            other if other.starts_with('-') => {
-                return Err(format!("eval-match: unknown option {other:?}\n{HELP}"));
-            }
+            "--threads" => threads = args.number::<u64>("--threads")?.clamp(1, 64) as usize,
+            "--openings" => openings_file = Some(args.value("--openings")?),
+            other if other.starts_with('-') => return Err(args.unknown(other)),
             name => names.push(name.to_string()),
         }
     }
@@ -65,7 +59,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     let openings = match openings_file {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
             parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
         }
         None => default_openings(),

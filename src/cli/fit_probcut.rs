@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
+use super::args::Args;
 use iago::eval::othello_evaluator;
 use iago::game::Game;
 use iago::othello::Position;
@@ -42,36 +43,25 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut eval = "default".to_string();
     let mut out = None;
     let mut deep = DEEPEST_FIT;
-    let mut args = args.iter();
+    let mut args = Args::new("fit-probcut", args);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("fit-probcut: {name} needs a value"))
-        };
-        match arg.as_str() {
+        match arg {
             "-h" | "--help" => {
                 println!("{HELP}");
                 return Ok(());
             }
-            "--wthor" => wthor = Some(value("--wthor")?),
-            "--games" => {
-                games_wanted = value("--games")?
-                    .parse()
-                    .map_err(|_| "fit-probcut: bad --games")?
-            }
-            "--eval" => eval = value("--eval")?,
+            "--wthor" => wthor = Some(args.value(arg)?),
+            "--games" => games_wanted = args.number(arg)?,
+            "--eval" => eval = args.value(arg)?,
             "--deep" => {
-                deep = value("--deep")?
-                    .parse()
-                    .ok()
+                deep = Some(args.number(arg)?)
                     .filter(|d| (FULL_WIDTH_FIT_DEPTH..=DEEPEST_FIT).contains(d))
                     .ok_or(format!(
                         "fit-probcut: --deep must be {FULL_WIDTH_FIT_DEPTH} to {DEEPEST_FIT}"
                     ))?
             }
-            "--out" => out = Some(value("--out")?),
-            _ => return Err(format!("fit-probcut: unknown option {arg:?}")),
+            "--out" => out = Some(args.value(arg)?),
+            _ => return Err(args.unknown(arg)),
         }
     }
     let wthor = wthor.ok_or("fit-probcut: missing --wthor DIR")?;

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use super::args::Args;
 use iago::eval::label::{self, EXACT_DEPTH, LabelConfig};
 use iago::eval::train::Labels;
 use iago::game::Color;
@@ -74,35 +75,25 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             ..LabelConfig::default()
         },
     };
-    let mut words = args.iter();
-    while let Some(option) = words.next() {
-        let mut value = || {
-            words
-                .next()
-                .cloned()
-                .ok_or_else(|| format!("label: {option} needs a value"))
-        };
-        fn number<T: std::str::FromStr>(option: &str, text: String) -> Result<T, String> {
-            text.parse()
-                .map_err(|_| format!("label: {option}: {text:?} is not a valid number"))
-        }
-        match option.as_str() {
+    let mut args = Args::new("label", args);
+    while let Some(option) = args.next() {
+        match option {
             "-h" | "--help" => return Ok(None),
-            "--wthor" => wthor = Some(PathBuf::from(value()?)),
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--games" => options.games = number(option, value()?)?,
-            "--per-game" => options.per_game = number(option, value()?)?,
-            "--selfplay" => options.selfplay = number(option, value()?)?,
-            "--selfplay-depth" => options.selfplay_depth = number(option, value()?)?,
-            "--random-plies" => options.random_plies = number(option, value()?)?,
-            "--min-empties" => options.min_empties = number(option, value()?)?,
-            "--max-empties" => options.max_empties = number(option, value()?)?,
-            "--exact-empties" => options.config.exact_empties = number(option, value()?)?,
-            "--depth" => options.config.depth = number(option, value()?)?,
-            "--eval" => options.config.eval = value()?,
-            "--threads" => options.config.threads = number(option, value()?)?,
-            "--seed" => options.seed = number(option, value()?)?,
-            _ => return Err(format!("label: unknown option {option:?} (try --help)")),
+            "--wthor" => wthor = Some(PathBuf::from(args.value(option)?)),
+            "--out" => out = Some(PathBuf::from(args.value(option)?)),
+            "--games" => options.games = args.number(option)?,
+            "--per-game" => options.per_game = args.number(option)?,
+            "--selfplay" => options.selfplay = args.number(option)?,
+            "--selfplay-depth" => options.selfplay_depth = args.number(option)?,
+            "--random-plies" => options.random_plies = args.number(option)?,
+            "--min-empties" => options.min_empties = args.number(option)?,
+            "--max-empties" => options.max_empties = args.number(option)?,
+            "--exact-empties" => options.config.exact_empties = args.number(option)?,
+            "--depth" => options.config.depth = args.number(option)?,
+            "--eval" => options.config.eval = args.value(option)?,
+            "--threads" => options.config.threads = args.number(option)?,
+            "--seed" => options.seed = args.number(option)?,
+            _ => return Err(args.unknown(option)),
         }
     }
     options.wthor = wthor.ok_or("label: --wthor DIR is required (try --help)")?;

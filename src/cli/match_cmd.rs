@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::args::Args;
 use iago::arena::mill::{
     MillMatchConfig, mill_report, parse_opening, parse_openings, random_openings, run_mill_match,
 };
@@ -122,56 +123,48 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let (mut alpha, mut beta) = (0.05, 0.05);
     let mut startup = Duration::from_secs(30);
     let mut progress = true;
-    let mut words = args.iter();
-    while let Some(option) = words.next() {
-        let mut value = |name: &str| {
-            words
-                .next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
+    let mut args = Args::new("match", args);
+    while let Some(option) = args.next() {
         let mut set_time = |control: TimeControl| match time_control.replace(control) {
             None => Ok(()),
             Some(_) => Err("give only one of --depth, --movetime and --clock".to_string()),
         };
-        match option.as_str() {
+        match option {
             "--help" | "-h" => return Ok(None),
-            "--engine" => engines.push(value("--engine")?.parse::<EngineSpec>()?),
-            "--games" => games = number(&value("--games")?, "--games")?,
-            "--depth" => set_time(TimeControl::Depth(number(&value("--depth")?, "--depth")?))?,
-            "--movetime" => set_time(TimeControl::MoveTime(Duration::from_millis(number(
-                &value("--movetime")?,
-                "--movetime",
-            )?)))?,
-            "--clock" => set_time(TimeControl::Clock(seconds(&value("--clock")?, "--clock")?))?,
+            "--engine" => engines.push(args.value("--engine")?.parse::<EngineSpec>()?),
+            "--games" => games = args.number("--games")?,
+            "--depth" => set_time(TimeControl::Depth(args.number("--depth")?))?,
+            "--movetime" => set_time(TimeControl::MoveTime(Duration::from_millis(
+                args.number("--movetime")?,
+            )))?,
+            "--clock" => set_time(TimeControl::Clock(seconds(
+                &args.value("--clock")?,
+                "--clock",
+            )?))?,
             "--limit" => {
-                let text = value("--limit")?;
+                let text = args.value("--limit")?;
                 let (name, limit) = text
                     .split_once('=')
                     .ok_or_else(|| format!("--limit {text:?} is not NAME=LIMIT"))?;
                 own_limits.push((name.to_string(), parse_limit(limit)?));
             }
-            "--move-cap" => move_cap = Some(seconds(&value("--move-cap")?, "--move-cap")?),
-            "--margin" => margin = Duration::from_millis(number(&value("--margin")?, "--margin")?),
+            "--move-cap" => move_cap = Some(seconds(&args.value("--move-cap")?, "--move-cap")?),
+            "--margin" => margin = Duration::from_millis(args.number("--margin")?),
             "--concurrency" => {
-                concurrency = number(&value("--concurrency")?, "--concurrency")?;
+                concurrency = args.number("--concurrency")?;
                 if concurrency == 0 {
                     return Err("--concurrency must be at least 1".into());
                 }
             }
-            "--openings" => openings_source = Some(OpeningSource::File(value("--openings")?)),
-            "--start" => openings_source = Some(OpeningSource::Single(value("--start")?)),
-            "--out" => out = Some(PathBuf::from(value("--out")?)),
-            "--sprt" => sprt_elos = Some(value("--sprt")?),
-            "--alpha" => alpha = number(&value("--alpha")?, "--alpha")?,
-            "--beta" => beta = number(&value("--beta")?, "--beta")?,
-            "--startup" => startup = seconds(&value("--startup")?, "--startup")?,
+            "--openings" => openings_source = Some(OpeningSource::File(args.value("--openings")?)),
+            "--start" => openings_source = Some(OpeningSource::Single(args.value("--start")?)),
+            "--out" => out = Some(PathBuf::from(args.value("--out")?)),
+            "--sprt" => sprt_elos = Some(args.value("--sprt")?),
+            "--alpha" => alpha = args.number("--alpha")?,
+            "--beta" => beta = args.number("--beta")?,
+            "--startup" => startup = seconds(&args.value("--startup")?, "--startup")?,
             "--quiet" => progress = false,
-            other => {
-                return Err(format!(
-                    "unknown option {other:?} (try `iago match --help`)"
-                ));
-            }
+            other => return Err(args.unknown(other)),
         }
     }
     if engines.len() < 2 {
@@ -259,40 +252,31 @@ fn parse_mill_args(args: &[String]) -> Result<Option<MillMatchConfig>, String> {
     let mut out = None;
     let mut startup = Duration::from_secs(30);
     let mut progress = true;
-    let mut words = args.iter();
-    while let Some(option) = words.next() {
-        let mut value = |name: &str| {
-            words
-                .next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match option.as_str() {
+    let mut args = Args::new("match", args);
+    while let Some(option) = args.next() {
+        match option {
             "--help" | "-h" => return Ok(None),
-            "--engine" => engines.push(value("--engine")?.parse::<EngineSpec>()?),
-            "--games" => games = number(&value("--games")?, "--games")?,
+            "--engine" => engines.push(args.value("--engine")?.parse::<EngineSpec>()?),
+            "--games" => games = args.number("--games")?,
             "--movetime" => {
-                both = TimeControl::MoveTime(Duration::from_millis(number(
-                    &value("--movetime")?,
-                    "--movetime",
-                )?))
+                both = TimeControl::MoveTime(Duration::from_millis(args.number("--movetime")?))
             }
-            "--depth" => both = TimeControl::Depth(number(&value("--depth")?, "--depth")?),
+            "--depth" => both = TimeControl::Depth(args.number("--depth")?),
             "--limit" => {
-                let text = value("--limit")?;
+                let text = args.value("--limit")?;
                 let (name, limit) = text
                     .split_once('=')
                     .ok_or_else(|| format!("--limit {text:?} is not NAME=LIMIT"))?;
                 own.push((name.to_string(), parse_limit(limit)?));
             }
-            "--move-cap" => move_cap = Some(seconds(&value("--move-cap")?, "--move-cap")?),
-            "--rules" => rules = parse_rules(&value("--rules")?, rules)?,
-            "--opening-plies" => plies = number(&value("--opening-plies")?, "--opening-plies")?,
-            "--seed" => seed = number(&value("--seed")?, "--seed")?,
-            "--openings" => source = Some(OpeningSource::File(value("--openings")?)),
-            "--start" => source = Some(OpeningSource::Single(value("--start")?)),
-            "--out" => out = Some(PathBuf::from(value("--out")?)),
-            "--startup" => startup = seconds(&value("--startup")?, "--startup")?,
+            "--move-cap" => move_cap = Some(seconds(&args.value("--move-cap")?, "--move-cap")?),
+            "--rules" => rules = parse_rules(&args.value("--rules")?, rules)?,
+            "--opening-plies" => plies = args.number("--opening-plies")?,
+            "--seed" => seed = args.number("--seed")?,
+            "--openings" => source = Some(OpeningSource::File(args.value("--openings")?)),
+            "--start" => source = Some(OpeningSource::Single(args.value("--start")?)),
+            "--out" => out = Some(PathBuf::from(args.value("--out")?)),
+            "--startup" => startup = seconds(&args.value("--startup")?, "--startup")?,
             "--quiet" => progress = false,
             other => {
                 return Err(format!(

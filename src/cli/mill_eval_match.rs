@@ -4,6 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::args::Args;
 use iago::arena::Tally;
 use iago::game::{Color, Game};
 use iago::mill::MillPosition;
@@ -22,22 +23,17 @@ draws and losses with the score and its Elo. Evaluators are named as for --eval,
 pub fn run(args: &[String]) -> Result<(), String> {
     let (mut games, mut depth, mut names) = (40u32, 4u32, Vec::new());
     let (mut movetime, mut plies) = (None, 2u32);
-    let mut words = args.iter();
-    while let Some(word) = words.next() {
-        let mut number = |name: &str| -> Result<u32, String> {
-            let text = words.next().ok_or(format!("{name} needs a value"))?;
-            text.parse()
-                .map_err(|_| format!("{name}: {text:?} is not a whole number"))
-        };
-        match word.as_str() {
+    let mut args = Args::new("mill-eval-match", args);
+    while let Some(word) = args.next() {
+        match word {
             "-h" | "--help" => {
                 println!("{HELP}");
                 return Ok(());
             }
-            "--games" => games = number("--games")?,
-            "--depth" => depth = number("--depth")?.clamp(1, 30),
-            "--movetime" => movetime = Some(number("--movetime")?.max(1)),
-            "--plies" => plies = number("--plies")?.min(18),
+            "--games" => games = args.number::<u32>("--games")?,
+            "--depth" => depth = args.number::<u32>("--depth")?.clamp(1, 30),
+            "--movetime" => movetime = Some(args.number::<u32>("--movetime")?.max(1)),
+            "--plies" => plies = args.number::<u32>("--plies")?.min(18),
             name => names.push(name.to_string()),
         }
     }

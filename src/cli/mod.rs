@@ -1,6 +1,7 @@
 //! Subcommands of the `iago` binary, one module each.
 
 pub mod accuracy;
+pub mod args;
 pub mod bench;
 pub mod book;
 pub mod engine;

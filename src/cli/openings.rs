@@ -1,5 +1,6 @@
 //! `iago openings`: makes a balanced opening set for matches (see `arena::openings`).
 
+use super::args::Args;
 use iago::arena::openings::{BalanceSettings, format_balanced, generate_balanced};
 use iago::eval::othello_evaluator;
 
@@ -20,22 +21,17 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     let mut evaluator = "default".to_string();
     let mut count = None;
-    let mut words = args.iter();
-    while let Some(option) = words.next() {
-        let mut value = |name: &str| {
-            words
-                .next()
-                .cloned()
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        let bad = |name: &str, text: &str| format!("{name}: {text:?} is not a valid number");
-        match option.as_str() {
+    let mut args = Args::new("openings", args);
+    while let Some(option) = args.next() {
+        let bad =
+            |name: &str, text: &str| format!("openings: {name}: {text:?} is not a valid number");
+        match option {
             "--help" | "-h" => {
                 println!("{HELP}");
                 return Ok(());
             }
             "--plies" => {
-                let text = value("--plies")?;
+                let text = args.value("--plies")?;
                 settings.plies = text
                     .parse()
                     .ok()
@@ -43,7 +39,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .ok_or_else(|| bad("--plies (1..20)", &text))?;
             }
             "--depth" => {
-                let text = value("--depth")?;
+                let text = args.value("--depth")?;
                 settings.depth = text
                     .parse()
                     .ok()
@@ -51,16 +47,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .ok_or_else(|| bad("--depth", &text))?;
             }
             "--max-eval" => {
-                let text = value("--max-eval")?;
+                let text = args.value("--max-eval")?;
                 settings.max_discs = text
                     .parse()
                     .ok()
                     .filter(|d: &f64| d.is_finite())
                     .ok_or_else(|| bad("--max-eval", &text))?;
             }
-            "--eval" => evaluator = value("--eval")?,
+            "--eval" => evaluator = args.value("--eval")?,
             "--count" => {
-                let text = value("--count")?;
+                let text = args.value("--count")?;
                 count = Some(
                     text.parse::<usize>()
                         .ok()
@@ -68,11 +64,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                         .ok_or_else(|| bad("--count", &text))?,
                 );
             }
-            other => {
-                return Err(format!(
-                    "unknown option {other:?} (try `iago openings --help`)"
-                ));
-            }
+            other => return Err(args.unknown(other)),
         }
     }
     let mut openings = generate_balanced(&settings, othello_evaluator(&evaluator)?);

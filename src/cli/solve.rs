@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::args::Args;
 use iago::eval::othello_evaluator;
 use iago::game::Game;
 use iago::othello::DISC;
@@ -50,33 +51,22 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         exact_only: false,
     };
     let mut file = None;
-    let mut args = args.iter();
+    let mut args = Args::new("solve", args);
     while let Some(arg) = args.next() {
-        let mut number = |name: &str| -> Result<u64, String> {
-            let text = args.next().ok_or(format!("solve: {name} needs a value"))?;
-            text.parse()
-                .map_err(|_| format!("solve: bad {name} value {text:?}"))
-        };
-        match arg.as_str() {
+        match arg {
             "-h" | "--help" => return Ok(None),
-            "--max-nodes" => options.max_nodes = Some(number("--max-nodes")?),
-            "--first" => options.first = Some(number("--first")? as usize),
-            "--hash" => options.hash_mb = number("--hash")? as usize,
-            "--eval" => {
-                options.eval = args.next().ok_or("solve: --eval needs a NAME")?.clone();
-            }
+            "--max-nodes" => options.max_nodes = Some(args.number(arg)?),
+            "--first" => options.first = Some(args.number(arg)?),
+            "--hash" => options.hash_mb = args.number(arg)?,
+            "--eval" => options.eval = args.value(arg)?,
             "--exact-only" => options.exact_only = true,
             "--no-hash-move" => options.rules.hash_move = false,
             "--no-evaluation" => options.rules.evaluation = false,
             "--no-mobility" => options.rules.mobility = false,
             "--no-parity" => options.rules.parity = false,
             "--no-stability" => options.rules.stability = false,
-            _ if arg.starts_with('-') => {
-                return Err(format!(
-                    "solve: unknown option {arg:?} (try `iago solve --help`)"
-                ));
-            }
-            _ if file.is_none() => file = Some(arg.clone()),
+            _ if arg.starts_with('-') => return Err(args.unknown(arg)),
+            _ if file.is_none() => file = Some(arg.to_string()),
             _ => return Err(format!("solve: unexpected argument {arg:?}")),
         }
     }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use super::args::Args;
 use iago::eval::Evaluator;
 use iago::eval::features::{DISCS_PER_STAGE, STAGES};
 use iago::eval::pattern::{PatternEval, PatternWeights};
@@ -31,12 +32,6 @@ from the theoretical score to the final result over the last moves).
 stage covers 4 disc counts), so that rare configurations borrow from the neighbours.
 Defaults: --labels split --epochs 12 --rate 0.0015 --l2 0.0005 --stage-overlap 6 --seed 1.";
 
-fn number<T: std::str::FromStr>(name: &str, text: Option<&String>) -> Result<T, String> {
-    let text = text.ok_or_else(|| format!("{name} needs a value"))?;
-    text.parse()
-        .map_err(|_| format!("{name}: {text:?} is not a valid number"))
-}
-
 /// Runs `iago train` with `args`.
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut config = TrainConfig::default();
@@ -45,36 +40,34 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut init: Option<String> = None;
     let mut game_weight = 0.0f32;
     let mut out = PathBuf::from("src/eval/weights/patterns.bin");
-    let mut words = args.iter();
-    while let Some(option) = words.next() {
-        match option.as_str() {
+    let mut args = Args::new("train", args);
+    while let Some(option) = args.next() {
+        match option {
             "--help" | "-h" => {
                 println!("{HELP}");
                 return Ok(());
             }
             "--wthor" => {
-                wthor = Some(PathBuf::from(words.next().ok_or("--wthor needs a value")?));
+                wthor = Some(PathBuf::from(args.value("--wthor")?));
             }
-            "--out" => out = PathBuf::from(words.next().ok_or("--out needs a value")?),
-            "--samples" => samples.push(PathBuf::from(
-                words.next().ok_or("--samples needs a value")?,
-            )),
-            "--init" => init = Some(words.next().ok_or("--init needs a value")?.clone()),
-            "--game-weight" => game_weight = number("--game-weight", words.next())?,
-            "--game-step" => config.game_step = number("--game-step", words.next())?,
-            "--holdout" => config.holdout_every = number("--holdout", words.next())?,
-            "--epochs" => config.epochs = number("--epochs", words.next())?,
-            "--rate" => config.learning_rate = number("--rate", words.next())?,
-            "--l2" => config.l2 = number("--l2", words.next())?,
-            "--stage-overlap" => config.stage_overlap = number("--stage-overlap", words.next())?,
-            "--seed" => config.seed = number("--seed", words.next())?,
+            "--out" => out = PathBuf::from(args.value("--out")?),
+            "--samples" => samples.push(PathBuf::from(args.value("--samples")?)),
+            "--init" => init = Some(args.value("--init")?),
+            "--game-weight" => game_weight = args.number("--game-weight")?,
+            "--game-step" => config.game_step = args.number("--game-step")?,
+            "--holdout" => config.holdout_every = args.number("--holdout")?,
+            "--epochs" => config.epochs = args.number("--epochs")?,
+            "--rate" => config.learning_rate = args.number("--rate")?,
+            "--l2" => config.l2 = args.number("--l2")?,
+            "--stage-overlap" => config.stage_overlap = args.number("--stage-overlap")?,
+            "--seed" => config.seed = args.number("--seed")?,
             "--labels" => {
-                let name = words.next().ok_or("--labels needs a value")?;
-                config.labels = Labels::by_name(name).ok_or_else(|| {
+                let name = args.value("--labels")?;
+                config.labels = Labels::by_name(&name).ok_or_else(|| {
                     format!("--labels: {name:?} is not split, theoretical or blend")
                 })?;
             }
-            other => return Err(format!("train: unknown option {other:?}\n{HELP}")),
+            other => return Err(args.unknown(other)),
         }
     }
     if !(0.0..=1.0).contains(&game_weight) {

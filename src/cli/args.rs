@@ -1,0 +1,87 @@
+//! Reading a subcommand's command line: every subcommand reports a missing value, a bad
+//! number or an unknown option in the same words.
+
+use std::str::FromStr;
+
+/// The words after a subcommand's name, taken one at a time.
+pub struct Args<'a> {
+    command: &'static str,
+    words: std::slice::Iter<'a, String>,
+}
+
+impl<'a> Args<'a> {
+    /// The words of `iago COMMAND WORDS...`.
+    pub fn new(command: &'static str, words: &'a [String]) -> Args<'a> {
+        Args {
+            command,
+            words: words.iter(),
+        }
+    }
+
+    /// The value that follows `option`.
+    pub fn value(&mut self, option: &str) -> Result<String, String> {
+        self.words
+            .next()
+            .cloned()
+            .ok_or_else(|| format!("{}: {option} needs a value", self.command))
+    }
+
+    /// The value that follows `option`, as a number.
+    pub fn number<T: FromStr>(&mut self, option: &str) -> Result<T, String> {
+        let text = self.value(option)?;
+        text.parse()
+            .map_err(|_| format!("{}: {option}: {text:?} is not a valid number", self.command))
+    }
+
+    /// The error for an option the subcommand does not have.
+    pub fn unknown(&self, option: &str) -> String {
+        format!(
+            "{0}: unknown option {option:?} (try `iago {0} --help`)",
+            self.command
+        )
+    }
+}
+
+impl<'a> Iterator for Args<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        self.words.next().map(String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Args;
+
+    fn words(list: &[&str]) -> Vec<String> {
+        list.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn values_numbers_and_errors_name_the_command_and_the_option() {
+        let line = words(&[
+            "--depth", "12", "--eval", "pattern", "--nodes", "x", "--hash",
+        ]);
+        let mut args = Args::new("bench", &line);
+        assert_eq!(args.next(), Some("--depth"));
+        assert_eq!(args.number::<u32>("--depth"), Ok(12));
+        assert_eq!(args.next(), Some("--eval"));
+        assert_eq!(args.value("--eval").as_deref(), Ok("pattern"));
+        assert_eq!(args.next(), Some("--nodes"));
+        assert_eq!(
+            args.number::<u64>("--nodes"),
+            Err("bench: --nodes: \"x\" is not a valid number".to_string())
+        );
+        assert_eq!(args.next(), Some("--hash"));
+        assert_eq!(
+            args.value("--hash"),
+            Err("bench: --hash needs a value".to_string())
+        );
+        assert_eq!(args.next(), None);
+        assert_eq!(
+            args.unknown("--fast"),
+            "bench: unknown option \"--fast\" (try `iago bench --help`)"
+        );
+    }
+}

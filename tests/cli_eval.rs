@@ -264,7 +264,7 @@ fn fit_probcut_writes_a_fit_for_every_depth_asked() {
     );
     assert_eq!(too_deep.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&too_deep.stderr).contains("--deep must be 8 to 18"),
+        String::from_utf8_lossy(&too_deep.stderr).contains("--deep must be 8 to 16"),
         "{}",
         String::from_utf8_lossy(&too_deep.stderr)
     );

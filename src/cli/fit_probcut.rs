@@ -3,7 +3,7 @@
 //!
 //! Midgame: for positions with 14 to 54 empties, full-width searches of depth 0 to 8
 //! and selective ones beyond (to `--deep`); for each game phase (empties in tens) and
-//! depth `d`, the line from the value at `(d - 1) / 2` plies to the value at `d`.
+//! depth `d`, the line from the value at `shallow_depth(d)` plies to the value at `d`.
 //! Endgame: for positions with 12 to 20 empties, the line from a 2-ply search to the
 //! exact score, with its sigma linear in the empties.
 
@@ -27,7 +27,7 @@ as Rust source (the content of src/search/probcut_params.rs).
 Options:
   --games N      games sampled, evenly spread over the database (default 400)
   --eval NAME    evaluator (default: the default evaluator)
-  --deep D       deepest depth fitted, 8 to 18 (default 18; depths past 8 come from
+  --deep D       deepest depth fitted, 8 to 16 (default 16; depths past 8 come from
                  selective searches)
   --out FILE     write the source to FILE instead of stdout
   -h, --help     print this help";
@@ -35,7 +35,13 @@ Options:
 const ENDGAME_DEPTH: u32 = 2;
 
 /// The deepest depth whose shallow partner is still a full-width value.
-const DEEPEST_FIT: i32 = 2 * FULL_WIDTH_FIT_DEPTH + 2;
+const DEEPEST_FIT: i32 = {
+    let mut depth = FULL_WIDTH_FIT_DEPTH;
+    while shallow_depth(depth + 1) <= FULL_WIDTH_FIT_DEPTH {
+        depth += 1;
+    }
+    depth
+};
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let mut wthor = None;

@@ -6,10 +6,10 @@
 //! `<= alpha`) with `t` standard deviations to spare, the node is cut without the deep
 //! search. The parameters `(a, b, sigma)` are fitted per game phase (empties in tens)
 //! and per depth by `iago fit-probcut` (`scripts/fit-probcut`) into
-//! `probcut_params.rs`; several depth pairs `(d, (d - 1) / 2)` make it "multi". The
-//! deep pairs (to 18 plies) have fits of their own: their sigma is a third smaller than
-//! at 8 plies past 30 empties, so their cuts come with less margin for the same
-//! confidence.
+//! `probcut_params.rs`; a depth pair for every depth (about `d / 2` plies, see
+//! [`shallow_depth`]) makes it "multi". The deep pairs (to 16 plies) have fits of their
+//! own: their sigma is a third smaller than at 8 plies past 30 empties, so their cuts
+//! come with less margin for the same confidence.
 //!
 //! The endgame solver uses the same idea against the exact score (a selective solve):
 //! see [`endgame_cut`].
@@ -44,9 +44,12 @@ const MIDGAME_T: f32 = 1.5;
 /// one, the least sure first.
 pub const SELECTIVE_T: [f32; 3] = [1.1, 1.5, 2.0];
 
-/// The shallow search depth checked for a deep search of `depth`.
-pub fn shallow_depth(depth: i32) -> i32 {
-    (depth - 1) / 2
+/// The shallow search depth checked for a deep search of `depth`: about half of it,
+/// with the same parity. The evaluation swings by about 3 discs between odd and even
+/// depths; a pair of unlike parity has that swing in its fit's offset and, since the
+/// swing varies from position to position, in its sigma too.
+pub const fn shallow_depth(depth: i32) -> i32 {
+    2 * (depth / 4) + (depth & 1)
 }
 
 /// The parameter row for a position with `empties` empties.
@@ -60,9 +63,8 @@ pub fn midgame_fit(empties: u32, depth: i32) -> Fit {
 }
 
 /// The fitted depth standing for `depth`: itself where fitted; past the fitted depths,
-/// the deepest fitted one whose depth and shallow depth have the same parities. The
-/// offset `b` is mostly the evaluation's odd-even effect (about 3 discs between an odd
-/// and an even search), so a deep pair must borrow a line of the same parities.
+/// the deepest fitted one whose depth and shallow depth have the same parities (the
+/// evaluation's odd-even effect of about 3 discs must not enter a borrowed line).
 fn fit_column(depth: i32) -> usize {
     let same_parities =
         |d: i32| d % 2 == depth % 2 && shallow_depth(d) % 2 == shallow_depth(depth) % 2;

@@ -317,3 +317,42 @@ fn iago_beats_random_over_nboard() {
 fn iago_beats_random_over_gtp() {
     iago_against_random("gtp");
 }
+
+#[test]
+fn an_engine_with_its_own_clock_is_told_that_clock() {
+    // Each engine under its own limit: the GGF record has no shared `TI`, yet the engine
+    // on a clock must see its clock, or it would search without any time limit.
+    let dir = scratch("own-clock");
+    let heard = dir.join("heard.txt");
+    let listener = format!("tee {} | {IAGO} --book none", heard.display());
+    let engines = [
+        format!("clocked=nboard:{listener}"),
+        format!("fixed=nboard:{IAGO} --book none"),
+    ];
+    run_match(&[
+        "--games",
+        "2",
+        "--start",
+        "start",
+        "--limit",
+        "clocked=clock:4",
+        "--limit",
+        "fixed=depth:1",
+        "--concurrency",
+        "1",
+        "--quiet",
+        "--engine",
+        &engines[0],
+        "--engine",
+        &engines[1],
+    ]);
+    let heard = std::fs::read_to_string(&heard).unwrap();
+    let games: Vec<&str> = heard
+        .lines()
+        .filter(|line| line.starts_with("set game"))
+        .collect();
+    assert!(!games.is_empty(), "no `set game` in\n{heard}");
+    for game in games {
+        assert!(game.contains("TI[0:04]"), "no clock in {game}");
+    }
+}

@@ -82,7 +82,7 @@ impl NBoardDriver {
     /// `set game`.
     fn send_game(&mut self, record: &ArenaRecord) -> Result<(), Fault> {
         let mut game = record.clone();
-        game.time_control = self.clock_for_engine(record);
+        game.time_control = self.clock_for_engine();
         match self.known {
             Some((start, count)) if start == record.start && count <= record.moves.len() => {
                 for recorded in &record.moves[count..] {
@@ -100,13 +100,14 @@ impl NBoardDriver {
         Ok(())
     }
 
-    /// The `TI` the engine sees. NBoard has no time-per-move command: for a fixed time per
-    /// move the engine gets a clock of 30 such moves, about what it has to play.
-    fn clock_for_engine(&self, record: &ArenaRecord) -> Option<std::time::Duration> {
+    /// The `TI` the engine sees: its own clock (the record has one only when both players
+    /// share it). NBoard has no time-per-move command: for a fixed time per move the
+    /// engine gets a clock of 30 such moves, about what it has to play.
+    fn clock_for_engine(&self) -> Option<std::time::Duration> {
         match self.time_control {
             TimeControl::Depth(_) => None,
             TimeControl::MoveTime(per_move) => Some(per_move * 30),
-            TimeControl::Clock(_) => record.time_control,
+            TimeControl::Clock(clock) => Some(clock),
         }
     }
 }

@@ -20,6 +20,9 @@ pub struct MoveLimits {
     pub move_cap: Duration,
     /// Tolerance over an exhausted game clock for process and pipe latency.
     pub clock_margin: Duration,
+    /// The game clock the engine is held to: its clock limit, or the clock an NBoard
+    /// engine is told for a fixed time per move.
+    pub held_to_clock: Option<Duration>,
 }
 
 /// How a game ended.
@@ -88,7 +91,10 @@ pub fn play_game(
         let mover = pos.side;
         let me = colour_index(mover);
         let remaining = [0, 1].map(|i| clocks[i].map(|clock| clock.saturating_sub(used[i])));
-        let allowed = match remaining[me] {
+        let held_to = limits[me]
+            .held_to_clock
+            .map(|clock| clock.saturating_sub(used[me]));
+        let allowed = match held_to {
             Some(left) => (left + limits[me].clock_margin).min(limits[me].move_cap),
             None => limits[me].move_cap,
         };

@@ -101,14 +101,20 @@ impl NBoardDriver {
     }
 
     /// The `TI` the engine sees: its own clock (the record has one only when both players
-    /// share it). NBoard has no time-per-move command: for a fixed time per move the
-    /// engine gets a clock of 30 such moves, about what it has to play.
+    /// share it).
     fn clock_for_engine(&self) -> Option<std::time::Duration> {
-        match self.time_control {
-            TimeControl::Depth(_) => None,
-            TimeControl::MoveTime(per_move) => Some(per_move * 30),
-            TimeControl::Clock(clock) => Some(clock),
-        }
+        told_clock(self.time_control)
+    }
+}
+
+/// The game clock an NBoard engine is told (and held to) under `control`. NBoard has no
+/// time-per-move command: for a fixed time per move the engine gets a clock of 30 such
+/// moves, about what it has to play, and spends it as it sees fit.
+pub fn told_clock(control: TimeControl) -> Option<std::time::Duration> {
+    match control {
+        TimeControl::Depth(_) => None,
+        TimeControl::MoveTime(per_move) => Some(per_move * 30),
+        TimeControl::Clock(clock) => Some(clock),
     }
 }
 
@@ -183,6 +189,16 @@ pub(crate) fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_nboard_engine_is_told_a_clock_even_for_a_time_per_move() {
+        use std::time::Duration;
+        let per_move = TimeControl::MoveTime(Duration::from_millis(100));
+        assert_eq!(told_clock(per_move), Some(Duration::from_secs(3)));
+        let clock = TimeControl::Clock(Duration::from_secs(4));
+        assert_eq!(told_clock(clock), Some(Duration::from_secs(4)));
+        assert_eq!(told_clock(TimeControl::Depth(8)), None);
+    }
 
     #[test]
     fn move_replies() {

@@ -8,7 +8,8 @@ use iago::arena::mill::{
     MillMatchConfig, mill_report, parse_opening, parse_openings, random_openings, run_mill_match,
 };
 use iago::arena::{
-    EngineSpec, MatchConfig, MoveLimits, Protocol, Sprt, TimeControl, openings, report, run_match,
+    EngineSpec, MatchConfig, MoveLimits, Protocol, Sprt, TimeControl, nboard, openings, report,
+    run_match,
 };
 use iago::mill::Rules;
 use iago::mill::notation::parse_rules;
@@ -24,13 +25,15 @@ output or a timeout loses the game by forfeit and the engine is restarted.
 Options:
   --games N              games per pair of engines (default 100)
   --depth D              fixed search depth
-  --movetime MS          fixed time per move in milliseconds (the default: 1000)
+  --movetime MS          fixed time per move in milliseconds (the default: 1000); NBoard
+                         has no time per move, so an NBoard engine gets (and is held to)
+                         a game clock of 30 such moves
   --clock SECONDS        a game clock per player
   --limit NAME=LIMIT     this engine's own limit instead: depth:D, movetime:MS or
                          clock:SECONDS (e.g. --limit iago=movetime:200); repeatable
   --move-cap SECONDS     longest time for one move before a loss on time (default: 60 at
                          fixed depth, twice the move time (at least move time + 1 s), or
-                         the whole clock)
+                         the whole clock, an NBoard engine's 30-move clock included)
   --margin MS            tolerance over an exhausted clock (default 500)
   --concurrency N        games at once (default: the number of cores)
   --openings FILE        opening file: one move sequence per line (default: the built-in
@@ -190,16 +193,25 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
             if control == TimeControl::Depth(0) {
                 return Err("a depth must be at least 1".to_string());
             }
+            // An NBoard engine is told a clock even for a fixed time per move, and is
+            // judged by that clock: it may spend more on a hard move and less elsewhere.
+            let held_to_clock = match (engine.protocol, control) {
+                (Protocol::NBoard, _) => nboard::told_clock(control),
+                (_, TimeControl::Clock(clock)) => Some(clock),
+                _ => None,
+            };
             Ok(MoveLimits {
                 time_control: control,
-                move_cap: move_cap.unwrap_or(match control {
-                    TimeControl::Depth(_) => Duration::from_secs(60),
-                    TimeControl::MoveTime(per_move) => {
+                move_cap: move_cap.unwrap_or(match (held_to_clock, control) {
+                    (Some(clock), _) => clock + margin,
+                    (None, TimeControl::Depth(_)) => Duration::from_secs(60),
+                    (None, TimeControl::MoveTime(per_move)) => {
                         per_move + per_move.max(Duration::from_secs(1))
                     }
-                    TimeControl::Clock(clock) => clock + margin,
+                    (None, TimeControl::Clock(clock)) => clock + margin,
                 }),
                 clock_margin: margin,
+                held_to_clock,
             })
         })
         .collect::<Result<Vec<_>, String>>()?;

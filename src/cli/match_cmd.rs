@@ -204,11 +204,11 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 time_control: control,
                 move_cap: move_cap.unwrap_or(match (held_to_clock, control) {
                     (Some(clock), _) => clock + margin,
-                    (None, TimeControl::Depth(_)) => Duration::from_secs(60),
                     (None, TimeControl::MoveTime(per_move)) => {
                         per_move + per_move.max(Duration::from_secs(1))
                     }
-                    (None, TimeControl::Clock(clock)) => clock + margin,
+                    // A fixed depth (every clock is held to above).
+                    (None, _) => Duration::from_secs(60),
                 }),
                 clock_margin: margin,
                 held_to_clock,

@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score, WIN_SCORE};
 
-use super::ordering::OrderingRules;
+use super::ordering::{OrderingRules, Picker};
 use super::tt::{Bound, Table};
 
 /// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
@@ -210,20 +210,36 @@ impl<G: Game> Run<'_, G> {
         if let Some(score) = self.probcut(pos, depth, alpha, beta, ply) {
             return score;
         }
-        let mut picker = self.picker(pos, moves, hash_move, depth, ply);
-        if self.watch.aborted {
-            return 0;
-        }
+        // The hash move is searched before the others are ordered: it often cuts alone,
+        // and ordering evaluates every other move.
+        let hash_move = hash_move.filter(|mv| self.rules.hash_move && moves.contains(mv));
+        let mut picker: Option<Picker<G::Move>> = None;
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut i = 0;
-        while let Some((mv, hint)) = picker.next() {
+        loop {
+            let next = match (i, hash_move) {
+                (0, Some(mv)) => Some((mv, Score::MAX)),
+                _ => picker
+                    .get_or_insert_with(|| {
+                        let mut picker = self.picker(pos, moves, hash_move, depth, ply);
+                        if hash_move.is_some() {
+                            // Ordered first, and searched already.
+                            picker.next();
+                        }
+                        picker
+                    })
+                    .next(),
+            };
+            let Some((mv, hint)) = next else {
+                break;
+            };
             let child = pos.play(mv);
             let score = if i == 0 {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let reduction = if picker.hinted {
+                let reduction = if picker.as_ref().is_some_and(|p| p.hinted) {
                     self.reduction(depth, i, hint)
                 } else {
                     0

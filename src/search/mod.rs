@@ -542,6 +542,7 @@ fn choose_variety<G: Game>(
             -threshold,
             -threshold + 1,
             1,
+            None,
         );
         if run.watch.aborted {
             break;

@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score, WIN_SCORE};
 
-use super::ordering::{OrderingRules, Picker};
+use super::ordering::{OrderingRules, Pick, Picker};
 use super::tt::{Bound, Table};
 
 /// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
@@ -120,9 +120,9 @@ impl<G: Game> Run<'_, G> {
         for i in 0..moves.len() {
             let child = pos.play(moves[i]);
             let score = if i == 0 {
-                -self.pvs(&child, depth - 1, -beta, -alpha, 1)
+                -self.pvs(&child, depth - 1, -beta, -alpha, 1, None)
             } else {
-                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1);
+                let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1, None);
                 if self.watch.aborted {
                     break;
                 }
@@ -130,7 +130,7 @@ impl<G: Game> Run<'_, G> {
                     outcome.best = Some(moves[i]);
                     outcome.score = probe;
                     best_index = i;
-                    -self.pvs(&child, depth - 1, -beta, -alpha, 1)
+                    -self.pvs(&child, depth - 1, -beta, -alpha, 1, None)
                 } else {
                     probe
                 }
@@ -155,7 +155,16 @@ impl<G: Game> Run<'_, G> {
     }
 
     /// The negamax value of `pos` searched `depth` plies deep, `ply` plies below the root.
-    pub fn pvs(&mut self, pos: &G, depth: i32, mut alpha: Score, beta: Score, ply: u32) -> Score {
+    /// `static_eval` is the evaluation of `pos` where the caller has already made it.
+    pub fn pvs(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+        static_eval: Option<Score>,
+    ) -> Score {
         if self.watch.tick() {
             return 0;
         }
@@ -176,7 +185,7 @@ impl<G: Game> Run<'_, G> {
                 return terminal_score(pos, ply);
             }
             self.evals += 1;
-            return self.evaluator.evaluate(pos);
+            return static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
         }
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
@@ -194,7 +203,7 @@ impl<G: Game> Run<'_, G> {
                 return score;
             }
             self.evals += 1;
-            return self.evaluator.evaluate(pos);
+            return static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
         }
         let pv_node = beta - alpha > 1;
         let mut hash_move = None;
@@ -207,7 +216,7 @@ impl<G: Game> Run<'_, G> {
                 return score;
             }
         }
-        if let Some(score) = self.probcut(pos, depth, alpha, beta, ply) {
+        if let Some(score) = self.probcut(pos, depth, alpha, beta, ply, static_eval) {
             return score;
         }
         // The hash move is searched before the others are ordered: it often cuts alone,
@@ -220,7 +229,11 @@ impl<G: Game> Run<'_, G> {
         let mut i = 0;
         loop {
             let next = match (i, hash_move) {
-                (0, Some(mv)) => Some((mv, Score::MAX)),
+                (0, Some(mv)) => Some(Pick {
+                    mv,
+                    hint: Score::MAX,
+                    child_eval: None,
+                }),
                 _ => picker
                     .get_or_insert_with(|| {
                         let mut picker = self.picker(pos, moves, hash_move, depth, ply);
@@ -232,25 +245,36 @@ impl<G: Game> Run<'_, G> {
                     })
                     .next(),
             };
-            let Some((mv, hint)) = next else {
+            let Some(Pick {
+                mv,
+                hint,
+                child_eval,
+            }) = next
+            else {
                 break;
             };
             let child = pos.play(mv);
             let score = if i == 0 {
-                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, child_eval)
             } else {
                 let reduction = if picker.as_ref().is_some_and(|p| p.hinted) {
                     self.reduction(depth, i, hint)
                 } else {
                     0
                 };
-                let mut probe =
-                    -self.pvs(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut probe = -self.pvs(
+                    &child,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    child_eval,
+                );
                 if reduction > 0 && probe > alpha && !self.watch.aborted {
-                    probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, child_eval);
                 }
                 if probe > alpha && probe < beta && !self.watch.aborted {
-                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1)
+                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, child_eval)
                 } else {
                     probe
                 }
@@ -316,7 +340,7 @@ impl<G: Game> Run<'_, G> {
         }
         alpha = alpha.max(best);
         for &(_, mv) in captures.iter().take(QUIESCENCE_MOVES) {
-            let score = -self.pvs(&pos.play(mv), depth - 1, -beta, -alpha, ply + 1);
+            let score = -self.pvs(&pos.play(mv), depth - 1, -beta, -alpha, ply + 1, None);
             if self.watch.aborted {
                 return Some(0);
             }

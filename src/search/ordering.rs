@@ -69,7 +69,7 @@ const HISTORY_MAX: i32 = 1 << 24;
 /// where the first few are picked by selection (a node often needs only one) and the
 /// rest sorted when reached.
 pub(super) struct Picker<M> {
-    keyed: Vec<((Score, i32), M)>,
+    keyed: Vec<Keyed<M>>,
     next: usize,
     sorted: bool,
     /// Keys are move hints (with killer bonuses).
@@ -79,9 +79,39 @@ pub(super) struct Picker<M> {
 /// Moves picked one by one by selection before the rest are sorted.
 const SELECT_FIRST: usize = 3;
 
+/// A move with its ordering key (hint, history) and, where the ordering evaluated the
+/// position after it, that evaluation (for the side then to move), which the search of
+/// the move reuses.
+#[derive(Clone, Copy)]
+struct Keyed<M> {
+    key: (Score, i32),
+    mv: M,
+    child_eval: Option<Score>,
+}
+
+impl<M> Keyed<M> {
+    fn new(key: (Score, i32), mv: M) -> Keyed<M> {
+        Keyed {
+            key,
+            mv,
+            child_eval: None,
+        }
+    }
+}
+
+/// A move handed out by the picker.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pick<M> {
+    pub mv: M,
+    /// The hint part of its key (with killer bonuses).
+    pub hint: Score,
+    /// The static evaluation of the position after it, if the ordering made one.
+    pub child_eval: Option<Score>,
+}
+
 impl<M: Copy> Picker<M> {
-    /// The next move with its key's hint part.
-    pub fn next(&mut self) -> Option<(M, Score)> {
+    /// The next move.
+    pub fn next(&mut self) -> Option<Pick<M>> {
         let i = self.next;
         if i >= self.keyed.len() {
             return None;
@@ -89,25 +119,29 @@ impl<M: Copy> Picker<M> {
         if !self.sorted {
             if i < SELECT_FIRST {
                 let best = (i..self.keyed.len())
-                    .max_by_key(|&j| (self.keyed[j].0, std::cmp::Reverse(j)))
+                    .max_by_key(|&j| (self.keyed[j].key, std::cmp::Reverse(j)))
                     .unwrap_or(i);
                 // Keep the others in generation order, for determinism with ties.
                 self.keyed[i..=best].rotate_right(1);
             } else {
-                self.keyed[i..].sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+                self.keyed[i..].sort_by_key(|keyed| std::cmp::Reverse(keyed.key));
                 self.sorted = true;
             }
         }
         self.next += 1;
-        let ((hint, _), mv) = self.keyed[i];
-        Some((mv, hint))
+        let keyed = self.keyed[i];
+        Some(Pick {
+            mv: keyed.mv,
+            hint: keyed.key.0,
+            child_eval: keyed.child_eval,
+        })
     }
 
     /// All the moves in order.
     pub fn into_moves(mut self) -> Vec<M> {
         let mut moves = Vec::with_capacity(self.keyed.len());
-        while let Some((mv, _)) = self.next() {
-            moves.push(mv);
+        while let Some(pick) = self.next() {
+            moves.push(pick.mv);
         }
         moves
     }
@@ -142,34 +176,41 @@ impl<G: Game> Run<'_, G> {
         {
             return self.order_by_hints(pos, moves, hash_move, ply);
         }
-        let mut keyed: Vec<((Score, i32), G::Move)> = Vec::with_capacity(moves.len());
+        let mut keyed: Vec<Keyed<G::Move>> = Vec::with_capacity(moves.len());
         for &mv in moves {
             if Some(mv) == hash_move {
-                keyed.push(((Score::MAX, 0), mv));
+                keyed.push(Keyed::new((Score::MAX, 0), mv));
                 continue;
             }
             if depth < 2 || !(rules.evaluation || rules.mobility) {
-                keyed.push(((0, 0), mv));
+                keyed.push(Keyed::new((0, 0), mv));
                 continue;
             }
             let child = pos.play(mv);
             // The child will probe the table when its turn comes.
             self.table.prefetch(child.hash());
             let mut key = 0;
+            let mut child_eval = None;
             // A shallow search per move (tried from depth 6 up) cost more nodes than it
             // saved: depth 12 bench 3,170,151 nodes with it, 1,514,930 without.
             // Two plies above the leaves the evaluations cost about as much as the
             // search they order: fastest first alone there.
             if rules.evaluation && depth > 2 {
-                key -= self.evaluator.evaluate(&child);
+                let value = self.evaluator.evaluate(&child);
+                key -= value;
+                child_eval = Some(value);
             }
             if rules.mobility {
                 key -= MOBILITY_WEIGHT * child.move_count() as Score;
             }
-            keyed.push(((key, 0), mv));
+            keyed.push(Keyed {
+                key: (key, 0),
+                mv,
+                child_eval,
+            });
         }
         // Stable: equal keys keep the generator's order, so the search is deterministic.
-        keyed.sort_by_key(|&((key, _), _)| std::cmp::Reverse(key));
+        keyed.sort_by_key(|keyed| std::cmp::Reverse(keyed.key.0));
         Picker {
             keyed,
             next: 0,
@@ -191,12 +232,12 @@ impl<G: Game> Run<'_, G> {
         let killers = self.killers[(ply as usize).min(KILLER_PLIES - 1)];
         let mut hints = vec![0; moves.len()];
         pos.move_hints(moves, &mut hints);
-        let keyed: Vec<((Score, i32), G::Move)> = moves
+        let keyed: Vec<Keyed<G::Move>> = moves
             .iter()
             .zip(hints)
             .map(|(&mv, mut hint)| {
                 if Some(mv) == hash_move {
-                    return ((Score::MAX, 0), mv);
+                    return Keyed::new((Score::MAX, 0), mv);
                 }
                 if killers.contains(&Some(mv)) && self.rules.killers {
                     hint = hint.max(KILLER_HINT + i32::from(killers[0] == Some(mv)));
@@ -206,7 +247,7 @@ impl<G: Game> Run<'_, G> {
                 } else {
                     0
                 };
-                ((hint, history), mv)
+                Keyed::new((hint, history), mv)
             })
             .collect();
         Picker {

@@ -122,7 +122,8 @@ const PROBE_ABOVE_LOW: Score = 300;
 
 impl<G: Game> Run<'_, G> {
     /// A probable cut of `pos` at `depth`: `Some(bound)` when a shallow search predicts
-    /// the deep value outside (`alpha`, `beta`) with confidence.
+    /// the deep value outside (`alpha`, `beta`) with confidence. `static_eval`: the
+    /// evaluation of `pos`, if the caller has made it.
     pub(super) fn probcut(
         &mut self,
         pos: &G,
@@ -130,6 +131,7 @@ impl<G: Game> Run<'_, G> {
         alpha: Score,
         beta: Score,
         ply: u32,
+        static_eval: Option<Score>,
     ) -> Option<Score> {
         if !self.selective || depth < MIN_DEPTH || beta - alpha > 1 {
             return None;
@@ -141,15 +143,16 @@ impl<G: Game> Run<'_, G> {
         let fit = midgame_fit(empties, depth);
         let shallow = shallow_depth(depth);
         let (low, high) = bounds(fit, alpha, beta, MIDGAME_T);
-        let static_value = self.evaluator.evaluate(pos);
+        let static_value = static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
+        let known = Some(static_value);
         if static_value >= high - PROBE_BELOW_HIGH
-            && self.pvs(pos, shallow, high - 1, high, ply) >= high
+            && self.pvs(pos, shallow, high - 1, high, ply, known) >= high
             && !self.watch.aborted
         {
             return Some(beta);
         }
         if static_value <= low + PROBE_ABOVE_LOW
-            && self.pvs(pos, shallow, low, low + 1, ply) <= low
+            && self.pvs(pos, shallow, low, low + 1, ply, known) <= low
             && !self.watch.aborted
         {
             return Some(alpha);

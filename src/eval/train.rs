@@ -94,7 +94,8 @@ pub struct TrainConfig {
     /// Every `holdout_every`-th used game goes to the held-out set.
     pub holdout_every: usize,
     pub epochs: usize,
-    /// Learning rate of the first epoch, in discs per disc of error.
+    /// Learning rate at the start, in discs per disc of error; it falls linearly to zero
+    /// by the end of the last epoch.
     pub learning_rate: f32,
     /// L2 decay per update.
     pub l2: f32,
@@ -110,7 +111,9 @@ impl Default for TrainConfig {
             labels: Labels::Split,
             game_step: 1,
             holdout_every: 10,
-            epochs: 12,
+            // 20 epochs with the rate falling to zero, against 12 with the rate divided
+            // by 1 + epoch / 2: +38 Elo at depth 6 (6,000 games), +42 at depth 8.
+            epochs: 20,
             learning_rate: 0.0015,
             l2: 0.0005,
             // Overlaps of 2, 4, 6, 8 and 12 discs against none, 2,000 games at depth 6:
@@ -308,8 +311,22 @@ impl Trainer {
     /// One pass over `samples` in the order of `order`; each sample trains its own
     /// stage and the stages within `overlap` discs of it.
     pub fn epoch(&mut self, samples: &[Sample], order: &[u32], rate: f32, l2: f32, overlap: u32) {
+        self.epoch_sloped(samples, order, (rate, rate), l2, overlap);
+    }
+
+    /// An epoch whose rate moves linearly from `rates.0` to `rates.1` over the samples.
+    pub fn epoch_sloped(
+        &mut self,
+        samples: &[Sample],
+        order: &[u32],
+        rates: (f32, f32),
+        l2: f32,
+        overlap: u32,
+    ) {
         let len = self.layout.stage_len;
-        for &i in order {
+        let step = (rates.1 - rates.0) / order.len().max(1) as f32;
+        for (n, &i) in order.iter().enumerate() {
+            let rate = rates.0 + step * n as f32;
             let sample = samples[i as usize];
             let own = self.slots(&sample) as u32;
             let discs = (sample.player | sample.opponent).count_ones();
@@ -397,9 +414,12 @@ pub fn fit(
     let mut best: Option<(f64, Vec<f32>)> = None;
     for epoch in 0..config.epochs {
         shuffler.shuffle(&mut order);
-        // Halve the rate every few epochs: large steps first, then settle.
-        let rate = config.learning_rate / (1.0 + epoch as f32 * 0.5);
-        trainer.epoch(&data.train, &order, rate, config.l2, config.stage_overlap);
+        // The rate falls linearly to zero over the whole fit, sample by sample: the
+        // last steps are too small to leave the weights where the last few noisy labels
+        // pushed them (see src/eval/README.md).
+        let rate_at = |e: usize| config.learning_rate * (1.0 - e as f32 / config.epochs as f32);
+        let rates = (rate_at(epoch), rate_at(epoch + 1));
+        trainer.epoch_sloped(&data.train, &order, rates, config.l2, config.stage_overlap);
         // Measuring on the whole training set doubles the cost: a fixed tenth will do.
         let probe: Vec<Sample> = data.train.iter().step_by(10).copied().collect();
         let train = trainer.errors(&probe).overall();

@@ -308,14 +308,10 @@ impl Trainer {
         self.scratch.iter().map(|&i| self.weights[i as usize]).sum()
     }
 
-    /// One pass over `samples` in the order of `order`; each sample trains its own
-    /// stage and the stages within `overlap` discs of it.
-    pub fn epoch(&mut self, samples: &[Sample], order: &[u32], rate: f32, l2: f32, overlap: u32) {
-        self.epoch_sloped(samples, order, (rate, rate), l2, overlap);
-    }
-
-    /// An epoch whose rate moves linearly from `rates.0` to `rates.1` over the samples.
-    pub fn epoch_sloped(
+    /// One pass over `samples` in the order of `order`, the rate moving linearly from
+    /// `rates.0` to `rates.1`; each sample trains its own stage and the stages within
+    /// `overlap` discs of it.
+    pub fn epoch(
         &mut self,
         samples: &[Sample],
         order: &[u32],
@@ -419,7 +415,7 @@ pub fn fit(
         // pushed them (see src/eval/README.md).
         let rate_at = |e: usize| config.learning_rate * (1.0 - e as f32 / config.epochs as f32);
         let rates = (rate_at(epoch), rate_at(epoch + 1));
-        trainer.epoch_sloped(&data.train, &order, rates, config.l2, config.stage_overlap);
+        trainer.epoch(&data.train, &order, rates, config.l2, config.stage_overlap);
         // Measuring on the whole training set doubles the cost: a fixed tenth will do.
         let probe: Vec<Sample> = data.train.iter().step_by(10).copied().collect();
         let train = trainer.errors(&probe).overall();
@@ -497,7 +493,7 @@ mod tests {
         let len = features::layout().stage_len as usize;
         let stage_weights = |overlap: u32, stage: usize| {
             let mut trainer = Trainer::new();
-            trainer.epoch(&samples, &order, 0.01, 0.0, overlap);
+            trainer.epoch(&samples, &order, (0.01, 0.01), 0.0, overlap);
             trainer.weights[stage * len..(stage + 1) * len]
                 .iter()
                 .filter(|w| **w != 0.0)

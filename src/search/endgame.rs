@@ -8,6 +8,9 @@
 //!   by hash move, fewest opponent replies (corners counted twice), potential mobility,
 //!   parity and, from [`EVAL_ORDER_FROM`] empties, the evaluation or a shallow search
 //!   (whose values are remembered beside the table);
+//!   where a less sure search (a selective solve) failed low before, neither enhanced
+//!   transposition cutoffs nor ordering beyond parity, since all moves are likely
+//!   searched;
 //! - from [`ORDER_FROM`] empties: no table, fastest-first ordering;
 //! - five empties: moves in odd-parity quadrants first;
 //! - the last four empties: the squares themselves in parity order, no move
@@ -462,20 +465,20 @@ fn stability_cut(ctx: &Ctx, p: u64, o: u64, alpha: i32) -> Option<i32> {
 }
 
 /// A move list, sorted lazily: (key, square, flipped discs).
-type MoveList = [(i32, u8, u64); 32];
+type MoveList<const N: usize> = [(i32, u8, u64); N];
 
 /// The moves of `p` keyed for ordering, best first once picked: the hash move, then
 /// fewest opponent replies and, in the table layer, potential mobility and from
 /// [`EVAL_ORDER_FROM`] the evaluation or a shallow search; odd quadrants first on ties.
 #[inline(always)]
-fn keyed_moves<K: Paths>(
+fn keyed_moves<K: Paths, const N: usize>(
     k: K,
     ctx: &mut Ctx,
     p: u64,
     o: u64,
     moves: u64,
     hash_move: u8,
-    list: &mut MoveList,
+    list: &mut MoveList<N>,
 ) -> usize {
     let empty = !(p | o);
     let empties = empty.count_ones();
@@ -542,7 +545,7 @@ fn shallow_value<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, depth: u8) -> Sc
 /// Moves the best-keyed move of `list[i..n]` to `i` (selection: a cutoff often comes
 /// early, so a full sort would be wasted).
 #[inline(always)]
-fn pick(list: &mut MoveList, i: usize, n: usize) -> (u8, u64) {
+fn pick<const N: usize>(list: &mut MoveList<N>, i: usize, n: usize) -> (u8, u64) {
     let mut top = i;
     for j in i + 1..n {
         if list[j].0 > list[top].0 {
@@ -595,7 +598,7 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
             hash_move = e.mv;
         }
     }
-    let mut list: MoveList = [(0, 0, 0); 32];
+    let mut list: MoveList<34> = [(0, 0, 0); 34];
     let n = keyed_moves(k, ctx, p, o, moves, hash_move, &mut list);
     let original_alpha = alpha;
     let mut best = -65;
@@ -661,7 +664,12 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     }
     let key = table_key(p, o);
     let mut hash_move = 64;
+    // A search of this position failed low here before (a selective one, or the
+    // exact one with another window): expect every move to fail low again, so that
+    // neither enhanced transposition cutoffs nor ordering would pay.
+    let mut expected_all = false;
     if let Some(e) = ctx.table.probe(key) {
+        expected_all = i32::from(e.upper) <= alpha;
         // Bounds from a less sure search than this one only order the moves.
         if e.level >= ctx.level {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
@@ -682,7 +690,7 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     {
         return bound;
     }
-    if empties >= ETC_FROM {
+    if empties >= ETC_FROM && !expected_all {
         // The children's buckets are all requested first, to wait for memory once.
         for square in Squares(moves) {
             let flipped = k.flips(square, p, o);
@@ -717,8 +725,31 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
         best_move = hash_move;
         rest &= !(1 << square);
     }
-    if best <= alpha && rest != 0 {
-        let mut list: MoveList = [(0, 0, 0); 32];
+    if best <= alpha && rest != 0 && expected_all {
+        // Odd quadrants first, no keys: all moves are likely searched anyway.
+        let odd = if ctx.rules.parity {
+            odd_quadrants(!(p | o))
+        } else {
+            0
+        };
+        'all: for part in [rest & odd, rest & !odd] {
+            for square in Squares(part) {
+                let flipped = k.flips(square, p, o);
+                let score = -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
+                if ctx.watch.aborted {
+                    return 0;
+                }
+                if score > best {
+                    best = score;
+                    best_move = square as u8;
+                    if score > alpha {
+                        break 'all;
+                    }
+                }
+            }
+        }
+    } else if best <= alpha && rest != 0 {
+        let mut list: MoveList<34> = [(0, 0, 0); 34];
         let n = keyed_moves(k, ctx, p, o, rest, hash_move, &mut list);
         for i in 0..n {
             let (square, flipped) = pick(&mut list, i, n);
@@ -762,7 +793,7 @@ fn nws_ordered<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32
     if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
         return ceiling;
     }
-    let mut list: MoveList = [(0, 0, 0); 32];
+    let mut list: MoveList<8> = [(0, 0, 0); 8];
     let n = keyed_moves(k, ctx, p, o, moves, 64, &mut list);
     let mut best = -65;
     for i in 0..n {

@@ -421,7 +421,7 @@ enum Step {
 const SOLVE_ESTIMATE_SHARE: f64 = 0.5;
 
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
-const SELECTIVE_COST: [f64; 3] = [0.05, 0.1, 0.25];
+const SELECTIVE_COST: [f64; 2] = [0.05, 0.1];
 
 /// Time of a win/loss/draw solve relative to the exact one (a rough guess: its window
 /// of two discs cuts far more than the exact solve's search for the score).

@@ -42,7 +42,7 @@ const MIDGAME_T: f32 = 1.5;
 
 /// The margins (standard deviations) of the selective solves tried before the exact
 /// one, the least sure first.
-pub const SELECTIVE_T: [f32; 3] = [1.1, 1.5, 2.0];
+pub const SELECTIVE_T: [f32; 2] = [1.1, 1.6];
 
 /// The shallow search depth checked for a deep search of `depth`: about half of it,
 /// with the same parity. The evaluation swings by about 3 discs between odd and even

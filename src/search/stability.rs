@@ -43,10 +43,16 @@ fn spread(from: u64, shift: u32, up: u64, down: u64) -> u64 {
 
 /// The stable discs of `own` (with `other` the opponent's discs).
 pub fn stable_discs(own: u64, other: u64) -> u64 {
-    let [horizontal, vertical, diagonal, anti] = full_lines(own | other);
     // The runs from the corners along the edges are stable and would take one round
     // per disc to find.
-    let mut stable = corner_runs(own);
+    closure(own, full_lines(own | other), corner_runs(own))
+}
+
+/// From `stable` (discs the rule already holds), the discs of `own` the rule gives
+/// (each direction: a full line, the edge or a stable neighbour), one square further
+/// each round until nothing changes.
+#[inline(always)]
+fn closure(own: u64, [horizontal, vertical, diagonal, anti]: [u64; 4], mut stable: u64) -> u64 {
     loop {
         let h = ((stable << 1) & !FILE_A) | ((stable >> 1) & !FILE_H) | FILE_A | FILE_H;
         let v = (stable << 8) | (stable >> 8) | RANK_1 | RANK_8;
@@ -153,19 +159,7 @@ mod tests {
 
     /// The closure from no stable disc at all, one square further each round.
     fn stable_discs_from_nothing(own: u64, other: u64) -> u64 {
-        let [horizontal, vertical, diagonal, anti] = full_lines_by_line(own | other);
-        let mut stable = 0u64;
-        loop {
-            let h = ((stable << 1) & !FILE_A) | ((stable >> 1) & !FILE_H) | FILE_A | FILE_H;
-            let v = (stable << 8) | (stable >> 8) | RANK_1 | RANK_8;
-            let d = ((stable << 9) & !FILE_A) | ((stable >> 9) & !FILE_H) | BORDER;
-            let a = ((stable << 7) & !FILE_H) | ((stable >> 7) & !FILE_A) | BORDER;
-            let next = own & (h | horizontal) & (v | vertical) & (d | diagonal) & (a | anti);
-            if next == stable {
-                return stable;
-            }
-            stable = next;
-        }
+        closure(own, full_lines_by_line(own | other), 0)
     }
 
     #[test]

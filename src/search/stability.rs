@@ -143,11 +143,9 @@ mod tests {
     fn full_lines_are_found_line_by_line() {
         let mut state = 0x1234_5678_9ABC_DEF0u64;
         for _ in 0..20_000 {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            let bits = random(&mut state);
             // Mostly full boards, so that full lines are common.
-            let holes = (state >> 7) & (state >> 23) & (state >> 41);
+            let holes = (bits >> 7) & (bits >> 23) & (bits >> 41);
             let occupied = !holes;
             assert_eq!(
                 full_lines(occupied),
@@ -155,6 +153,14 @@ mod tests {
                 "{occupied:#x}"
             );
         }
+    }
+
+    /// The next number of a linear congruential sequence.
+    fn random(state: &mut u64) -> u64 {
+        *state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *state
     }
 
     /// The closure from no stable disc at all, one square further each round.
@@ -166,14 +172,9 @@ mod tests {
     fn the_corner_runs_start_the_same_closure() {
         let mut state = 0x0F1E_2D3C_4B5A_6978u64;
         for _ in 0..20_000 {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let holes = (state >> 5) & (state >> 29);
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let (own, other) = (state & !holes, !state & !holes);
+            let holes = random(&mut state) & random(&mut state);
+            let discs = random(&mut state);
+            let (own, other) = (discs & !holes, !discs & !holes);
             assert_eq!(
                 stable_discs(own, other),
                 stable_discs_from_nothing(own, other),

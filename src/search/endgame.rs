@@ -403,6 +403,17 @@ fn final_score(p: u64, o: u64) -> i32 {
     }
 }
 
+/// The quadrants whose squares go first: those holding an odd number of empties, or
+/// none where the parity rule is switched off.
+#[inline(always)]
+fn parity_first(ctx: &Ctx, empty: u64) -> u64 {
+    if ctx.rules.parity {
+        odd_quadrants(empty)
+    } else {
+        0
+    }
+}
+
 /// Quadrants holding an odd number of empties.
 #[inline(always)]
 fn odd_quadrants(empty: u64) -> u64 {
@@ -483,11 +494,7 @@ fn keyed_moves<K: Paths, const N: usize>(
     let empty = !(p | o);
     let empties = empty.count_ones();
     let table_layer = empties >= TABLE_FROM;
-    let odd = if ctx.rules.parity {
-        odd_quadrants(empty)
-    } else {
-        0
-    };
+    let odd = parity_first(ctx, empty);
     let mut n = 0;
     for square in Squares(moves) {
         let flipped = k.flips(square, p, o);
@@ -727,11 +734,7 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     }
     if best <= alpha && rest != 0 && expected_all {
         // Odd quadrants first, no keys: all moves are likely searched anyway.
-        let odd = if ctx.rules.parity {
-            odd_quadrants(!(p | o))
-        } else {
-            0
-        };
+        let odd = parity_first(ctx, !(p | o));
         'all: for part in [rest & odd, rest & !odd] {
             for square in Squares(part) {
                 let flipped = k.flips(square, p, o);
@@ -826,11 +829,7 @@ fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 
     if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
         return ceiling;
     }
-    let odd = if ctx.rules.parity {
-        odd_quadrants(empty)
-    } else {
-        0
-    };
+    let odd = parity_first(ctx, empty);
     let mut best = -65;
     for squares in [moves & odd, moves & !odd] {
         for square in Squares(squares) {
@@ -854,11 +853,7 @@ fn small<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     let empty = !(p | o);
     let mut squares = [0u8; 4];
     let mut n = 0;
-    let odd = if ctx.rules.parity {
-        odd_quadrants(empty)
-    } else {
-        0
-    };
+    let odd = parity_first(ctx, empty);
     for part in [empty & odd, empty & !odd] {
         for square in Squares(part) {
             squares[n] = square as u8;

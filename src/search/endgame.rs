@@ -796,7 +796,8 @@ fn nws_ordered<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32
     if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
         return ceiling;
     }
-    let mut list: MoveList<8> = [(0, 0, 0); 8];
+    // Below the table: fewer than `TABLE_FROM` empties, so as many moves at most.
+    let mut list: MoveList<{ TABLE_FROM as usize - 1 }> = [(0, 0, 0); TABLE_FROM as usize - 1];
     let n = keyed_moves(k, ctx, p, o, moves, 64, &mut list);
     let mut best = -65;
     for i in 0..n {

@@ -30,6 +30,21 @@ fn solve_prints_a_table_and_totals() {
 }
 
 #[test]
+fn solve_with_two_threads_is_exact() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/hard-20-sample.obf");
+    let output = iago(&["solve", file, "--threads", "2"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}");
+    assert!(
+        text.contains("4 positions, 4 right, 0 wrong, 0 unsolved"),
+        "{text}"
+    );
+    let output = iago(&["solve", file, "--threads", "0"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--threads"));
+}
+
+#[test]
 fn solve_rejects_bad_input() {
     let output = iago(&["solve", "/nonexistent.obf"]);
     assert!(!output.status.success());

@@ -82,6 +82,35 @@ fn a_legal_move_under_every_limit() {
     }
 }
 
+/// A search with two threads stopped by its limit still gives a legal move: under the
+/// node limit the selective solve starts (no clock) and is cut short, and its helper
+/// thread stops with it (the test would hang otherwise).
+#[test]
+fn a_parallel_solve_out_of_time_gives_a_move() {
+    // FFO #49: 26 empties, far more than 50 ms of solving.
+    let problem = iago::othello::obf::parse_obf_line(
+        "--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X; E1:+16;",
+    )
+    .unwrap();
+    let pos = problem.position;
+    let mut searcher = searcher();
+    searcher.set_threads(2);
+    for limits in [
+        Limits {
+            movetime: Some(Duration::from_millis(50)),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(3_000_000),
+            ..Limits::default()
+        },
+    ] {
+        let report = search(&mut searcher, &pos, &limits);
+        let mv = report.best_move.expect("a move");
+        assert!(pos.legal_moves().as_ref().contains(&mv), "{limits:?}");
+    }
+}
+
 #[test]
 fn a_stop_flag_raised_before_the_search_still_gives_a_move() {
     let stop = AtomicBool::new(true);
@@ -149,11 +178,16 @@ fn an_ended_game_has_no_move() {
 
 /// Solves every problem of an OBF file in tests/data and checks score and move.
 fn check_obf(name: &str) {
+    check_obf_with_threads(name, 1);
+}
+
+fn check_obf_with_threads(name: &str, threads: usize) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name);
     let problems = iago::othello::obf::read_obf_file(&path).expect("test data");
     let mut searcher = searcher();
+    searcher.set_threads(threads);
     for problem in problems {
         searcher.clear();
         let report = search(&mut searcher, &problem.position, &Limits::default());
@@ -177,6 +211,15 @@ fn exact_solves_of_ffo_1_to_19() {
 #[test]
 fn exact_solves_of_a_sample_of_hard_20() {
     check_obf("hard-20-sample.obf");
+}
+
+/// With two threads (from 18 empties the solver's helpers share its table), the same
+/// exact results; on a one-core machine the second thread is not started, and the test
+/// checks the single-threaded solve again.
+#[test]
+fn parallel_solves_are_exact() {
+    check_obf_with_threads("hard-20-sample.obf", 2);
+    check_obf_with_threads("fforum-1-19.obf", 2);
 }
 
 #[test]

@@ -14,8 +14,7 @@ use iago::search::{Confidence, Limits, OrderingRules, Searcher};
 
 const HELP: &str = "usage: iago solve FILE.obf [OPTIONS]
 
-Solves each position of an OBF file exactly (one thread, tables cleared between
-positions) and prints a table: number, empties, best move, score, the file's best score,
+Solves each position of an OBF file exactly (tables cleared between positions) and prints a table: number, empties, best move, score, the file's best score,
 nodes, time and nodes per second, then the totals. A line is marked `WRONG` when the
 score differs from the file's or the move is not one of the file's best moves.
 
@@ -26,6 +25,8 @@ Options:
   --exact-only     no selective solves first (they usually order the exact one)
   --eval NAME      evaluator for the ordering searches (default: the default)
   --hash MB        table size (default 64)
+  --threads N      solver threads, at most one per CPU core (default 1); with more
+                   than one, node counts vary from run to run
   --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
                    switch off one move-ordering rule (to measure what it buys)
   -h, --help       print this help";
@@ -38,6 +39,7 @@ struct Options {
     hash_mb: usize,
     rules: OrderingRules,
     exact_only: bool,
+    threads: usize,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
@@ -49,6 +51,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         hash_mb: iago::search::DEFAULT_HASH_MB,
         rules: OrderingRules::default(),
         exact_only: false,
+        threads: 1,
     };
     let mut file = None;
     let mut args = Args::new("solve", args);
@@ -58,6 +61,12 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "--max-nodes" => options.max_nodes = Some(args.number(arg)?),
             "--first" => options.first = Some(args.number(arg)?),
             "--hash" => options.hash_mb = args.number(arg)?,
+            "--threads" => {
+                options.threads = args.number(arg)?;
+                if options.threads == 0 {
+                    return Err("solve: --threads needs at least 1".into());
+                }
+            }
             "--eval" => options.eval = args.value(arg)?,
             "--exact-only" => options.exact_only = true,
             "--no-hash-move" => options.rules.hash_move = false,
@@ -100,6 +109,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_hash_mb(options.hash_mb);
     searcher.set_ordering(options.rules);
     searcher.set_selectivity(!options.exact_only);
+    searcher.set_threads(options.threads);
     searcher.allocate_tables();
     let stop = AtomicBool::new(false);
     println!(

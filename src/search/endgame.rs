@@ -16,11 +16,18 @@
 //! - the last four empties: the squares themselves in parity order, no move
 //!   generation, and the last square's flips counted without making the move.
 //!
+//! With several threads (from [`PARALLEL_FROM`] empties), all search the same position
+//! and share the table; at a table node each puts off the moves (but the first) that
+//! another is searching at the time, so that the threads part ways and each finds the
+//! others' results in the table (ABDADA's idea on top of a shared table).
+//!
 //! The recursion is written once, generic over the move-generation [`Kernel`], and
 //! instantiated per kernel inside functions compiled with that kernel's CPU features.
 //! Scores here are in discs; the search converts them to its units.
 
 use std::any::Any;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use crate::game::{Color, Game, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
@@ -44,13 +51,19 @@ const QUADRANTS: [u64; 4] = [
 
 /// The solver's table: lower and upper bounds on exact scores, and the best move;
 /// beside it, the values of the shallow searches that order the moves at many empties.
+/// Shared by the threads of a parallel solve, without locks (see [`Slot`]).
 pub struct Solver {
-    entries: LargeArray<Entry>,
+    entries: LargeArray<Slot>,
     mask: usize,
     age: u8,
     epoch: u8,
-    orderings: LargeArray<Ordering>,
+    orderings: LargeArray<AtomicU64>,
+    /// Keys of the positions the threads of a parallel solve are searching now.
+    busy: LargeArray<AtomicU64>,
 }
+
+/// Slots of [`Solver::busy`].
+const BUSY_SLOTS: usize = 1 << 12;
 
 /// A shallow full-window search's value: exact at its depth, so it serves every later
 /// ordering of the same position (the selective solves and the exact one visit the
@@ -64,8 +77,23 @@ struct Ordering {
     epoch: u8,
 }
 
-// SAFETY: integers only; the zero epoch marks an empty entry.
-unsafe impl Zeroable for Ordering {}
+impl Ordering {
+    fn pack(self) -> u64 {
+        u64::from(self.check)
+            | u64::from(self.value as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.epoch) << 56
+    }
+
+    fn unpack(bits: u64) -> Ordering {
+        Ordering {
+            check: bits as u32,
+            value: (bits >> 32) as u16 as i16,
+            depth: (bits >> 48) as u8,
+            epoch: (bits >> 56) as u8,
+        }
+    }
+}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -81,8 +109,58 @@ struct Entry {
     epoch: u8,
 }
 
-// SAFETY: integers only; the zero epoch marks an empty entry.
-unsafe impl Zeroable for Entry {}
+impl Entry {
+    fn pack(self) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.mv) << 16
+            | u64::from(self.empties) << 24
+            | u64::from(self.level) << 32
+            | u64::from(self.age) << 40
+            | u64::from(self.epoch) << 48
+    }
+
+    fn unpack(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            mv: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+            level: (data >> 32) as u8,
+            age: (data >> 40) as u8,
+            epoch: (data >> 48) as u8,
+        }
+    }
+}
+
+/// One entry as two words that threads read and write without locks: the key is kept
+/// xor the data, so that a pair torn by two writers fails the key check and reads as a
+/// miss instead of another position's bounds.
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::unpack(self.key_xor_data.load(Relaxed) ^ data, data)
+    }
+
+    #[inline(always)]
+    fn save(&self, entry: Entry) {
+        let data = entry.pack();
+        self.key_xor_data.store(entry.key ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
+// SAFETY: atomic integers, no drop; the zero epoch marks an empty entry.
+unsafe impl Zeroable for Slot {}
+// SAFETY: as above.
+unsafe impl Zeroable for AtomicU64 {}
 
 /// The level of exact results; selective solves have lower levels.
 const EXACT: u8 = u8::MAX;
@@ -93,7 +171,7 @@ impl Solver {
     /// A solver whose table takes about `megabytes` MiB.
     pub fn new(megabytes: usize) -> Solver {
         let bytes = megabytes.max(1) << 20;
-        let per_bucket = std::mem::size_of::<Entry>() * BUCKET;
+        let per_bucket = std::mem::size_of::<Slot>() * BUCKET;
         let mut buckets = 1usize;
         while buckets * 2 * per_bucket <= bytes {
             buckets *= 2;
@@ -106,7 +184,25 @@ impl Solver {
             // An eighth as many entries as the table, direct-mapped (a collision can
             // only misorder moves, never change a score).
             orderings: LargeArray::zeroed(buckets * BUCKET / 8),
+            busy: LargeArray::zeroed(BUSY_SLOTS),
         }
+    }
+
+    /// Whether another thread is searching the position of `key` now.
+    #[inline(always)]
+    fn is_busy(&self, key: u64) -> bool {
+        self.busy[key as usize & (BUSY_SLOTS - 1)].load(Relaxed) == key
+    }
+
+    #[inline(always)]
+    fn enter(&self, key: u64) {
+        self.busy[key as usize & (BUSY_SLOTS - 1)].store(key, Relaxed);
+    }
+
+    #[inline(always)]
+    fn leave(&self, key: u64) {
+        let slot = &self.busy[key as usize & (BUSY_SLOTS - 1)];
+        let _ = slot.compare_exchange(key, 0, Relaxed, Relaxed);
     }
 
     /// Forgets every entry (they stay true, but a cleared searcher must not depend on
@@ -115,8 +211,11 @@ impl Solver {
         self.age = 0;
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            self.entries.iter_mut().for_each(|e| e.epoch = 0);
-            self.orderings.iter_mut().for_each(|e| e.epoch = 0);
+            for slot in self.entries.iter_mut() {
+                *slot.key_xor_data.get_mut() = 0;
+                *slot.data.get_mut() = 0;
+            }
+            self.orderings.iter_mut().for_each(|e| *e.get_mut() = 0);
             self.epoch = 1;
         }
     }
@@ -130,8 +229,8 @@ impl Solver {
         let start = (key as usize & self.mask) * BUCKET;
         self.entries[start..start + BUCKET]
             .iter()
+            .map(Slot::load)
             .find(|e| e.key == key && e.epoch == self.epoch)
-            .copied()
     }
 
     /// Starts loading the bucket of `key` into the cache (a later probe finds it
@@ -153,31 +252,33 @@ impl Solver {
     /// The remembered value of a shallow search of at least `depth` plies.
     #[inline(always)]
     fn ordering(&self, key: u64, depth: u8) -> Option<Score> {
-        let e = self.orderings[key as usize & (self.orderings.len() - 1)];
+        let slot = key as usize & (self.orderings.len() - 1);
+        let e = Ordering::unpack(self.orderings[slot].load(Relaxed));
         (e.check == (key >> 32) as u32 && e.epoch == self.epoch && e.depth >= depth)
             .then_some(Score::from(e.value))
     }
 
     #[inline(always)]
-    fn remember_ordering(&mut self, key: u64, depth: u8, value: Score) {
+    fn remember_ordering(&self, key: u64, depth: u8, value: Score) {
         let slot = key as usize & (self.orderings.len() - 1);
-        self.orderings[slot] = Ordering {
+        let entry = Ordering {
             check: (key >> 32) as u32,
             value: value.clamp(Score::from(i16::MIN), Score::from(i16::MAX)) as i16,
             depth,
             epoch: self.epoch,
         };
+        self.orderings[slot].store(entry.pack(), Relaxed);
     }
 
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn store(&mut self, key: u64, empties: u32, level: u8, lower: i32, upper: i32, mv: u8) {
+    fn store(&self, key: u64, empties: u32, level: u8, lower: i32, upper: i32, mv: u8) {
         let start = (key as usize & self.mask) * BUCKET;
         let (age, epoch) = (self.age, self.epoch);
-        let bucket = &mut self.entries[start..start + BUCKET];
+        let bucket = &self.entries[start..start + BUCKET];
         let mut victim = 0;
         let mut worth = i32::MAX;
-        for (i, e) in bucket.iter().enumerate() {
+        for (i, e) in bucket.iter().map(Slot::load).enumerate() {
             if e.epoch != epoch || e.key == key {
                 victim = i;
                 break;
@@ -188,7 +289,7 @@ impl Solver {
                 worth = w;
             }
         }
-        bucket[victim] = Entry {
+        bucket[victim].save(Entry {
             key,
             lower: lower.clamp(-64, 64) as i8,
             upper: upper.clamp(-64, 64) as i8,
@@ -197,21 +298,30 @@ impl Solver {
             level,
             age,
             epoch,
-        };
+        });
     }
 }
 
-/// Everything the recursion needs besides the position.
+/// Everything the recursion needs besides the position: this thread's node count and
+/// clock, and what the threads of a solve share.
 struct Ctx<'w, 'a> {
     watch: &'w mut Watch<'a>,
-    table: &'w mut Solver,
+    shared: Shared<'w>,
+}
+
+/// What every thread of a solve shares.
+#[derive(Clone, Copy)]
+struct Shared<'w> {
+    table: &'w Solver,
     rules: OrderingRules,
     /// The midgame evaluation of (player, opponent), for ordering at many empties.
-    eval: &'w dyn Fn(u64, u64) -> Score,
+    eval: &'w (dyn Fn(u64, u64) -> Score + Sync),
     /// For a selective solve: the ProbCut margin in standard deviations.
     selectivity: Option<f32>,
     /// The table level of this solve's results.
     level: u8,
+    /// Whether other threads search beside this one.
+    parallel: bool,
 }
 
 /// A selective solve prunes from this many empties on.
@@ -261,7 +371,7 @@ fn midgame<K: Paths>(
         return 0;
     }
     if depth <= 0 {
-        return (ctx.eval)(p, o);
+        return (ctx.shared.eval)(p, o);
     }
     let moves = k.legal_moves(p, o);
     if moves == 0 {
@@ -317,6 +427,10 @@ const POTENTIAL_WEIGHT: i32 = 4;
 const PARITY_WEIGHT: i32 = 4;
 const EVAL_WEIGHT: i32 = 4;
 const SEARCH_WEIGHT: i32 = 8;
+
+/// In a parallel solve, from this many empties on, a move (but the first) that another
+/// thread is searching now is put off until the others have been searched.
+const DEFER_FROM: u32 = 12;
 
 /// The stability cutoff is tried only where the opponent has this many discs more
 /// than it would need all stable to cut: stable discs are costly to count and are
@@ -407,7 +521,7 @@ fn final_score(p: u64, o: u64) -> i32 {
 /// none where the parity rule is switched off.
 #[inline(always)]
 fn parity_first(ctx: &Ctx, empty: u64) -> u64 {
-    if ctx.rules.parity {
+    if ctx.shared.rules.parity {
         odd_quadrants(empty)
     } else {
         0
@@ -468,7 +582,7 @@ fn nws<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
 /// `64 - 2 * stable`: that ceiling when it is at most `alpha`.
 #[inline(always)]
 fn stability_cut(ctx: &Ctx, p: u64, o: u64, alpha: i32) -> Option<i32> {
-    if !ctx.rules.stability || 64 - 2 * (o.count_ones() as i32 - STABILITY_SLACK) > alpha {
+    if !ctx.shared.rules.stability || 64 - 2 * (o.count_ones() as i32 - STABILITY_SLACK) > alpha {
         return None;
     }
     let ceiling = 64 - 2 * stable_discs(o, p).count_ones() as i32;
@@ -502,26 +616,26 @@ fn keyed_moves<K: Paths, const N: usize>(
             i32::MAX
         } else {
             let mut key = 0;
-            if ctx.rules.mobility {
+            if ctx.shared.rules.mobility {
                 let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
                 let replies = k.legal_moves(cp, co);
                 key -= MOBILITY_WEIGHT
                     * (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
                 if empties > TABLE_FROM && empties < ETC_FROM {
                     // The child will look itself up: start loading its bucket now.
-                    ctx.table.prefetch(table_key(cp, co));
+                    ctx.shared.table.prefetch(table_key(cp, co));
                 }
                 if table_layer {
                     // Empties next to the mover's discs are the opponent's future moves.
                     let potential = neighbours(co) & !(cp | co);
                     key -= POTENTIAL_WEIGHT * potential.count_ones() as i32;
                 }
-                if ctx.rules.evaluation && empties >= SEARCH_ORDER_FROM {
+                if ctx.shared.rules.evaluation && empties >= SEARCH_ORDER_FROM {
                     let depth = 1 + (empties - SEARCH_ORDER_FROM) / SEARCH_ORDER_STEP;
                     let value = shallow_value(k, ctx, cp, co, depth as u8);
                     key -= value * SEARCH_WEIGHT / DISC;
-                } else if ctx.rules.evaluation && empties >= EVAL_ORDER_FROM {
-                    key -= (ctx.eval)(cp, co) * EVAL_WEIGHT / DISC;
+                } else if ctx.shared.rules.evaluation && empties >= EVAL_ORDER_FROM {
+                    key -= (ctx.shared.eval)(cp, co) * EVAL_WEIGHT / DISC;
                 }
             }
             if odd & (1 << square) != 0 {
@@ -539,12 +653,12 @@ fn keyed_moves<K: Paths, const N: usize>(
 #[inline(always)]
 fn shallow_value<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, depth: u8) -> Score {
     let key = table_key(p, o);
-    if let Some(value) = ctx.table.ordering(key, depth) {
+    if let Some(value) = ctx.shared.table.ordering(key, depth) {
         return value;
     }
     let value = k.midgame(ctx, p, o, i32::from(depth), -INFINITY, INFINITY);
     if !ctx.watch.aborted {
-        ctx.table.remember_ordering(key, depth, value);
+        ctx.shared.table.remember_ordering(key, depth, value);
     }
     value
 }
@@ -589,8 +703,8 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
     let key = table_key(p, o);
     let use_table = empties >= TABLE_FROM;
     let mut hash_move = 64;
-    if use_table && let Some(e) = ctx.table.probe(key) {
-        if e.level >= ctx.level {
+    if use_table && let Some(e) = ctx.shared.table.probe(key) {
+        if e.level >= ctx.shared.level {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
             if lower >= beta || lower == upper {
                 return lower;
@@ -601,7 +715,7 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
             alpha = alpha.max(lower);
             beta = beta.min(upper);
         }
-        if ctx.rules.hash_move {
+        if ctx.shared.rules.hash_move {
             hash_move = e.mv;
         }
     }
@@ -645,8 +759,9 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
         } else {
             (-64, best)
         };
-        ctx.table
-            .store(key, empties, ctx.level, lower, upper, best_move);
+        ctx.shared
+            .table
+            .store(key, empties, ctx.shared.level, lower, upper, best_move);
     }
     best
 }
@@ -675,10 +790,10 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     // exact one with another window): expect every move to fail low again, so that
     // neither enhanced transposition cutoffs nor ordering would pay.
     let mut expected_all = false;
-    if let Some(e) = ctx.table.probe(key) {
+    if let Some(e) = ctx.shared.table.probe(key) {
         expected_all = i32::from(e.upper) <= alpha;
         // Bounds from a less sure search than this one only order the moves.
-        if e.level >= ctx.level {
+        if e.level >= ctx.shared.level {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
             if lower > alpha {
                 return lower;
@@ -687,11 +802,11 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
                 return upper;
             }
         }
-        if ctx.rules.hash_move {
+        if ctx.shared.rules.hash_move {
             hash_move = e.mv;
         }
     }
-    if let Some(t) = ctx.selectivity
+    if let Some(t) = ctx.shared.selectivity
         && empties >= SELECTIVE_FROM
         && let Some(bound) = probable_cut(k, ctx, p, o, empties, alpha, t)
     {
@@ -701,19 +816,21 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
         // The children's buckets are all requested first, to wait for memory once.
         for square in Squares(moves) {
             let flipped = k.flips(square, p, o);
-            ctx.table
+            ctx.shared
+                .table
                 .prefetch(table_key(o ^ flipped, p ^ flipped ^ (1 << square)));
         }
         for square in Squares(moves) {
             let flipped = k.flips(square, p, o);
             let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-            if let Some(e) = ctx.table.probe(table_key(cp, co))
-                && e.level >= ctx.level
+            if let Some(e) = ctx.shared.table.probe(table_key(cp, co))
+                && e.level >= ctx.shared.level
                 && -i32::from(e.upper) > alpha
             {
                 let score = -i32::from(e.upper);
-                ctx.table
-                    .store(key, empties, ctx.level, score, 64, square as u8);
+                ctx.shared
+                    .table
+                    .store(key, empties, ctx.shared.level, score, 64, square as u8);
                 return score;
             }
         }
@@ -735,10 +852,21 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     if best <= alpha && rest != 0 && expected_all {
         // Odd quadrants first, no keys: all moves are likely searched anyway.
         let odd = parity_first(ctx, !(p | o));
-        'all: for part in [rest & odd, rest & !odd] {
+        let defer = ctx.shared.parallel && empties >= DEFER_FROM;
+        let mut first = hash_move >= 64;
+        let mut deferred = 0u64;
+        'all: for part in [Some(rest & odd), Some(rest & !odd), None] {
+            // Last, the moves put off.
+            let (part, last) = part.map_or((deferred, true), |part| (part, false));
             for square in Squares(part) {
                 let flipped = k.flips(square, p, o);
-                let score = -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
+                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+                if defer && !first && !last && ctx.shared.table.is_busy(table_key(cp, co)) {
+                    deferred |= 1 << square;
+                    continue;
+                }
+                first = false;
+                let score = -child(k, ctx, cp, co, alpha, defer);
                 if ctx.watch.aborted {
                     return 0;
                 }
@@ -754,16 +882,44 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     } else if best <= alpha && rest != 0 {
         let mut list: MoveList<34> = [(0, 0, 0); 34];
         let n = keyed_moves(k, ctx, p, o, rest, hash_move, &mut list);
+        let defer = ctx.shared.parallel && empties >= DEFER_FROM;
+        let mut deferred = 0u64;
         for i in 0..n {
             let (square, flipped) = pick(&mut list, i, n);
             let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-            let score = -nws(k, ctx, cp, co, -alpha - 1);
+            if defer && (i > 0 || hash_move < 64) && ctx.shared.table.is_busy(table_key(cp, co)) {
+                deferred |= 1 << square;
+                continue;
+            }
+            let score = -child(k, ctx, cp, co, alpha, defer);
             if ctx.watch.aborted {
                 return 0;
             }
             if score > best {
                 best = score;
                 best_move = square;
+                if score > alpha {
+                    deferred = 0;
+                    break;
+                }
+            }
+        }
+        for square in Squares(deferred) {
+            let flipped = k.flips(square, p, o);
+            let score = -child(
+                k,
+                ctx,
+                o ^ flipped,
+                p ^ flipped ^ (1 << square),
+                alpha,
+                true,
+            );
+            if ctx.watch.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = square as u8;
                 if score > alpha {
                     break;
                 }
@@ -775,9 +931,24 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     } else {
         (-64, best)
     };
-    ctx.table
-        .store(key, empties, ctx.level, lower, upper, best_move);
+    ctx.shared
+        .table
+        .store(key, empties, ctx.shared.level, lower, upper, best_move);
     best
+}
+
+/// A child of a table node, marked busy while it is searched where other threads could
+/// defer it.
+#[inline(always)]
+fn child<K: Paths>(k: K, ctx: &mut Ctx, cp: u64, co: u64, alpha: i32, mark: bool) -> i32 {
+    if !mark {
+        return nws(k, ctx, cp, co, -alpha - 1);
+    }
+    let key = table_key(cp, co);
+    ctx.shared.table.enter(key);
+    let score = nws(k, ctx, cp, co, -alpha - 1);
+    ctx.shared.table.leave(key);
+    score
 }
 
 /// A null-window node below the table: stability cutoff and fastest-first ordering.
@@ -1052,6 +1223,7 @@ impl<G: Game> Run<'_, G> {
             self.rules,
             &eval,
             self.end_selectivity,
+            self.threads,
             pos,
             alpha,
             beta,
@@ -1059,30 +1231,78 @@ impl<G: Game> Run<'_, G> {
     }
 }
 
-/// The exact score of `pos` in [`DISC`] units, fail-soft within (`alpha`, `beta`).
+/// A solve of this many empties or more uses the helper threads; below, starting them
+/// costs more than they save.
+const PARALLEL_FROM: u32 = 18;
+
+/// The exact score of `pos` in [`DISC`] units, fail-soft within (`alpha`, `beta`). With
+/// `threads` > 1 and enough empties, helper threads search the same position beside
+/// this one, sharing the table: each puts off the moves another is searching at the
+/// time (so that they part ways), and their results serve the others through the
+/// table. The calling thread's result is returned.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve_position(
     solver: &mut Solver,
     watch: &mut Watch,
     rules: OrderingRules,
-    eval: &dyn Fn(u64, u64) -> Score,
+    eval: &(dyn Fn(u64, u64) -> Score + Sync),
     selectivity: Option<usize>,
+    threads: usize,
     pos: &Position,
     alpha: Score,
     beta: Score,
 ) -> Score {
     // The window in whole discs that contains the caller's window.
     let low = alpha.div_euclid(DISC).clamp(-65, 65);
-    let high = (beta + DISC - 1).div_euclid(DISC).clamp(-65, 65);
-    let mut ctx = Ctx {
-        watch,
+    let high = (beta + DISC - 1)
+        .div_euclid(DISC)
+        .clamp(-65, 65)
+        .max(low + 1);
+    let (player, opponent) = (pos.player, pos.opponent);
+    let shared = Shared {
         table: solver,
         rules,
         eval,
         selectivity: selectivity.map(|level| probcut::SELECTIVE_T[level]),
         level: selectivity.map_or(EXACT, |level| level as u8),
+        parallel: threads > 1 && pos.empty_count() >= PARALLEL_FROM,
     };
-    solve(&mut ctx, pos.player, pos.opponent, low, high.max(low + 1)) * DISC
+    if !shared.parallel {
+        return solve(&mut Ctx { watch, shared }, player, opponent, low, high) * DISC;
+    }
+    let finished = AtomicBool::new(false);
+    let deadline = watch.deadline;
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|_| {
+                let finished = &finished;
+                scope.spawn(move || {
+                    let mut own = Watch {
+                        stop: finished,
+                        deadline,
+                        nodes: 0,
+                        node_limit: u64::MAX,
+                        aborted: false,
+                    };
+                    let ctx = &mut Ctx {
+                        watch: &mut own,
+                        shared,
+                    };
+                    solve(ctx, player, opponent, low, high);
+                    own.nodes
+                })
+            })
+            .collect();
+        let score = solve(&mut Ctx { watch, shared }, player, opponent, low, high);
+        finished.store(true, Relaxed);
+        for helper in helpers {
+            match helper.join() {
+                Ok(nodes) => watch.nodes += nodes,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        score * DISC
+    })
 }
 
 #[cfg(test)]
@@ -1148,15 +1368,18 @@ mod tests {
             node_limit: u64::MAX,
             aborted: false,
         };
-        let mut table = Solver::new(1);
+        let table = Solver::new(1);
         let eval = |p: u64, o: u64| (p.count_ones() as i32 - o.count_ones() as i32) * DISC;
         let mut ctx = Ctx {
             watch: &mut watch,
-            table: &mut table,
-            rules: OrderingRules::default(),
-            eval: &eval,
-            selectivity: None,
-            level: EXACT,
+            shared: Shared {
+                table: &table,
+                rules: OrderingRules::default(),
+                eval: &eval,
+                selectivity: None,
+                level: EXACT,
+                parallel: false,
+            },
         };
         k.pv(&mut ctx, p, o, alpha, beta)
     }

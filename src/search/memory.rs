@@ -14,23 +14,23 @@ const PAGE: usize = 2 << 20;
 
 /// A fixed-size array of `T` for a large table: zeroed ([`LargeArray::zeroed`]) or
 /// filled with one value ([`LargeArray::filled`]) at allocation.
-pub struct LargeArray<T: Copy> {
+pub struct LargeArray<T> {
     ptr: NonNull<T>,
     len: usize,
 }
 
-/// Types whose all-zero bit pattern is a valid value (plain integers and structs of
-/// them).
+/// Types whose all-zero bit pattern is a valid value and that need no drop (plain
+/// integers, atomic integers, and structs of them).
 ///
 /// # Safety
 /// Implement only for such types.
-pub unsafe trait Zeroable: Copy {}
+pub unsafe trait Zeroable {}
 
-// SAFETY: the table array holds only integers through `Zeroable` types; the owner has
-// exclusive access like a `Vec`.
-unsafe impl<T: Copy + Send> Send for LargeArray<T> {}
+// SAFETY: the array owns its values like a `Vec`: it may move to another thread where
+// they may, and be shared where they may.
+unsafe impl<T: Send> Send for LargeArray<T> {}
 // SAFETY: as above.
-unsafe impl<T: Copy + Sync> Sync for LargeArray<T> {}
+unsafe impl<T: Sync> Sync for LargeArray<T> {}
 
 impl<T: Zeroable> LargeArray<T> {
     /// `len` zeroed values (`len` > 0).
@@ -59,7 +59,9 @@ impl<T: Copy> LargeArray<T> {
         }
         LargeArray { ptr, len }
     }
+}
 
+impl<T> LargeArray<T> {
     fn layout(len: usize) -> Layout {
         assert!(len > 0 && size_of::<T>() > 0);
         let size = len
@@ -74,14 +76,15 @@ impl<T: Copy> LargeArray<T> {
     }
 }
 
-impl<T: Copy> Drop for LargeArray<T> {
+// The values are not dropped: `Zeroable` and `Copy` types need no drop.
+impl<T> Drop for LargeArray<T> {
     fn drop(&mut self) {
         // SAFETY: allocated by `allocate` with this very layout.
         unsafe { release(self.ptr.as_ptr().cast(), Self::layout(self.len)) }
     }
 }
 
-impl<T: Copy> Deref for LargeArray<T> {
+impl<T> Deref for LargeArray<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         // SAFETY: `len` initialised values (zeroed `Zeroable`s or written copies) owned by
@@ -90,7 +93,7 @@ impl<T: Copy> Deref for LargeArray<T> {
     }
 }
 
-impl<T: Copy> DerefMut for LargeArray<T> {
+impl<T> DerefMut for LargeArray<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as above, and `&mut self` is exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }

@@ -182,8 +182,9 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Number of search threads (1 = single-threaded). The search currently runs on one
-    /// thread whatever the setting.
+    /// Number of search threads (1 = single-threaded). The Othello endgame solver uses
+    /// them, up to the number of CPU cores (more only slow it down); the midgame search
+    /// runs on one thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -256,6 +257,9 @@ impl<G: Game> Searcher<G> {
             selective: self.selective,
             end_selectivity: None,
             solver: self.solver.as_mut(),
+            threads: self
+                .threads
+                .min(std::thread::available_parallelism().map_or(1, usize::from)),
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],
         };

@@ -59,6 +59,8 @@ pub(crate) struct Run<'a, G: Game> {
     pub end_selectivity: Option<usize>,
     /// The Othello endgame solver, when the game is Othello.
     pub solver: Option<&'a mut super::endgame::Solver>,
+    /// Threads the endgame solver may use (the midgame search uses one).
+    pub threads: usize,
     /// Two killer moves per ply (games with move hints).
     pub killers: Vec<[Option<G::Move>; 2]>,
     /// History scores by [`Game::history_slot`] (games with move hints).

@@ -242,6 +242,10 @@ impl<G: Game> Searcher<G> {
         if let Some(solver) = &mut self.solver {
             solver.new_search();
         }
+        // More threads than cores only slow a solve down.
+        let threads = self
+            .threads
+            .min(std::thread::available_parallelism().map_or(1, usize::from));
         let mut run = Run {
             evaluator: &*self.evaluator,
             table,
@@ -257,9 +261,7 @@ impl<G: Game> Searcher<G> {
             selective: self.selective,
             end_selectivity: None,
             solver: self.solver.as_mut(),
-            threads: self
-                .threads
-                .min(std::thread::available_parallelism().map_or(1, usize::from)),
+            threads,
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],
         };
@@ -289,9 +291,9 @@ impl<G: Game> Searcher<G> {
         loop {
             step = match (step, empties) {
                 (None, _) => Some(Step::Midgame(1)),
-                (Some(previous), Some(empties)) => {
-                    othello_next_step(previous, empties, max_depth, selective, &budget, start)
-                }
+                (Some(previous), Some(empties)) => othello_next_step(
+                    previous, empties, max_depth, selective, threads, &budget, start,
+                ),
                 (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
                 (Some(_), None) => None,
             };
@@ -395,12 +397,15 @@ fn pre_solve_depth(empties: u32) -> u32 {
     empties.saturating_sub(10).clamp(1, 12)
 }
 
-/// Estimated time of an exact solve with `empties` empties on one core, on the high
-/// side: FFO #40-#59 (hard positions by choice) take 8 M nodes at 20 empties and
-/// 0.6-2 G at 28, about 2 times more per empty, at about 15 M nodes/s.
-pub fn estimated_solve_time(empties: u32) -> Duration {
+/// Estimated time of an exact solve with `empties` empties on `threads` threads, on the
+/// high side: FFO #40-#59 (hard positions by choice) take 8 M nodes at 20 empties and
+/// 0.6-2 G at 28, about 2 times more per empty, at about 15 M nodes/s on one core. Two
+/// threads solved them 1.88 times faster than one on the 2-core development machine;
+/// more threads are counted as two until they are measured.
+pub fn estimated_solve_time(empties: u32, threads: usize) -> Duration {
     let nodes = 1e7 * 2.1f64.powi(empties as i32 - 20);
-    Duration::from_secs_f64((nodes / 15e6).min(1e6))
+    let speedup = if threads > 1 { 1.8 } else { 1.0 };
+    Duration::from_secs_f64((nodes / 15e6 / speedup).min(1e6))
 }
 
 /// One iteration of the driver.
@@ -440,12 +445,13 @@ fn othello_next_step(
     empties: u32,
     max_depth: u32,
     selective: bool,
+    threads: usize,
     budget: &time::Budget,
     start: Instant,
 ) -> Option<Step> {
     let fits = |fraction: f64| {
         budget.hard.is_none_or(|hard| {
-            estimated_solve_time(empties).mul_f64(fraction * SOLVE_ESTIMATE_SHARE)
+            estimated_solve_time(empties, threads).mul_f64(fraction * SOLVE_ESTIMATE_SHARE)
                 <= hard.saturating_sub(start.elapsed())
         })
     };
@@ -579,12 +585,13 @@ mod tests {
     #[test]
     fn the_exact_solve_comes_when_it_fits_in_the_time() {
         let empties = 24;
-        let plenty = estimated_solve_time(empties) * 3;
+        let plenty = estimated_solve_time(empties, 1) * 3;
         let step = othello_next_step(
             Step::Selective(2),
             empties,
             60,
             true,
+            1,
             &budget(plenty),
             Instant::now(),
         );
@@ -592,16 +599,38 @@ mod tests {
     }
 
     #[test]
+    fn two_threads_start_the_exact_solve_with_less_time() {
+        let empties = 24;
+        // Room for the exact solve on two threads (half their estimate) but not on one.
+        let time = estimated_solve_time(empties, 1).mul_f64(0.4);
+        assert!(estimated_solve_time(empties, 2).mul_f64(0.5) < time);
+        let next = |threads| {
+            othello_next_step(
+                Step::Selective(1),
+                empties,
+                60,
+                true,
+                threads,
+                &budget(time),
+                Instant::now(),
+            )
+        };
+        assert_eq!(next(1), Some(Step::WinLossDraw));
+        assert_eq!(next(2), Some(Step::Exact));
+    }
+
+    #[test]
     fn win_loss_draw_comes_first_where_the_exact_solve_does_not_fit() {
         let empties = 24;
         // Room for the win/loss/draw solve (0.4 of the estimate, half of it needed) but
         // not for the exact one (half an estimate).
-        let some = estimated_solve_time(empties).mul_f64(0.3);
+        let some = estimated_solve_time(empties, 1).mul_f64(0.3);
         let step = othello_next_step(
             Step::Selective(2),
             empties,
             60,
             true,
+            1,
             &budget(some),
             Instant::now(),
         );
@@ -611,6 +640,7 @@ mod tests {
             empties,
             60,
             true,
+            1,
             &budget(some),
             Instant::now(),
         );
@@ -620,6 +650,7 @@ mod tests {
             empties,
             60,
             true,
+            1,
             &budget(Duration::from_millis(1)),
             Instant::now(),
         );
@@ -634,7 +665,7 @@ mod tests {
             hard: Some(Duration::from_millis(100)),
             spend_all: true,
         };
-        let after = |step| othello_next_step(step, empties, 60, true, &movetime, Instant::now());
+        let after = |step| othello_next_step(step, empties, 60, true, 1, &movetime, Instant::now());
         assert_eq!(after(Step::Selective(0)), Some(Step::Selective(1)));
         assert_eq!(after(Step::Selective(2)), Some(Step::Exact));
         // On a clock, time saved is kept for later moves.
@@ -647,6 +678,7 @@ mod tests {
             empties,
             60,
             true,
+            1,
             &clock,
             Instant::now(),
         );
@@ -660,7 +692,15 @@ mod tests {
             hard: None,
             spend_all: false,
         };
-        let step = othello_next_step(Step::Selective(2), 30, 60, true, &unlimited, Instant::now());
+        let step = othello_next_step(
+            Step::Selective(2),
+            30,
+            60,
+            true,
+            1,
+            &unlimited,
+            Instant::now(),
+        );
         assert_eq!(step, Some(Step::Exact));
     }
 }

@@ -1273,24 +1273,30 @@ pub(super) fn solve_position(
     let finished = AtomicBool::new(false);
     let deadline = watch.deadline;
     std::thread::scope(|scope| {
+        // A helper the system cannot start is done without: it only speeds the solve.
         let helpers: Vec<_> = (1..threads)
-            .map(|_| {
+            .filter_map(|_| {
                 let finished = &finished;
-                scope.spawn(move || {
-                    let mut own = Watch {
-                        stop: finished,
-                        deadline,
-                        nodes: 0,
-                        node_limit: u64::MAX,
-                        aborted: false,
-                    };
-                    let ctx = &mut Ctx {
-                        watch: &mut own,
-                        shared,
-                    };
-                    solve(ctx, player, opponent, low, high);
-                    own.nodes
-                })
+                let started = std::thread::Builder::new()
+                    .name("solver".into())
+                    .spawn_scoped(scope, move || {
+                        let mut own = Watch {
+                            stop: finished,
+                            deadline,
+                            nodes: 0,
+                            node_limit: u64::MAX,
+                            aborted: false,
+                        };
+                        let ctx = &mut Ctx {
+                            watch: &mut own,
+                            shared,
+                        };
+                        solve(ctx, player, opponent, low, high);
+                        own.nodes
+                    });
+                started
+                    .map_err(|e| log::warn!("solver thread not started: {e}"))
+                    .ok()
             })
             .collect();
         let score = solve(&mut Ctx { watch, shared }, player, opponent, low, high);

@@ -649,6 +649,26 @@ fn keyed_moves<K: Paths, const N: usize>(
     n
 }
 
+/// The moves of `p` in odd quadrants first, then the others, each in square order,
+/// all keyed alike (so that [`pick`] keeps this order).
+#[inline(always)]
+fn parity_moves<K: Paths, const N: usize>(
+    k: K,
+    ctx: &Ctx,
+    p: u64,
+    o: u64,
+    moves: u64,
+    list: &mut MoveList<N>,
+) -> usize {
+    let odd = parity_first(ctx, !(p | o));
+    let mut n = 0;
+    for square in Squares(moves & odd).chain(Squares(moves & !odd)) {
+        list[n] = (0, square as u8, k.flips(square, p, o));
+        n += 1;
+    }
+    n
+}
+
 /// The value of a full-window midgame search of `depth` plies, remembered.
 #[inline(always)]
 fn shallow_value<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, depth: u8) -> Score {
@@ -849,44 +869,20 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
         best_move = hash_move;
         rest &= !(1 << square);
     }
-    if best <= alpha && rest != 0 && expected_all {
-        // Odd quadrants first, no keys: all moves are likely searched anyway.
-        let odd = parity_first(ctx, !(p | o));
-        let defer = ctx.shared.parallel && empties >= DEFER_FROM;
-        let mut first = hash_move >= 64;
-        let mut deferred = 0u64;
-        'all: for part in [Some(rest & odd), Some(rest & !odd), None] {
-            // Last, the moves put off.
-            let (part, last) = part.map_or((deferred, true), |part| (part, false));
-            for square in Squares(part) {
-                let flipped = k.flips(square, p, o);
-                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-                if defer && !first && !last && ctx.shared.table.is_busy(table_key(cp, co)) {
-                    deferred |= 1 << square;
-                    continue;
-                }
-                first = false;
-                let score = -child(k, ctx, cp, co, alpha, defer);
-                if ctx.watch.aborted {
-                    return 0;
-                }
-                if score > best {
-                    best = score;
-                    best_move = square as u8;
-                    if score > alpha {
-                        break 'all;
-                    }
-                }
-            }
-        }
-    } else if best <= alpha && rest != 0 {
+    if best <= alpha && rest != 0 {
         let mut list: MoveList<34> = [(0, 0, 0); 34];
-        let n = keyed_moves(k, ctx, p, o, rest, hash_move, &mut list);
+        let n = if expected_all {
+            // Odd quadrants first, no keys: all moves are likely searched anyway.
+            parity_moves(k, ctx, p, o, rest, &mut list)
+        } else {
+            keyed_moves(k, ctx, p, o, rest, hash_move, &mut list)
+        };
         let defer = ctx.shared.parallel && empties >= DEFER_FROM;
         let mut deferred = 0u64;
         for i in 0..n {
             let (square, flipped) = pick(&mut list, i, n);
             let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            // Another thread's move is put off, but never the first one searched here.
             if defer && (i > 0 || hash_move < 64) && ctx.shared.table.is_busy(table_key(cp, co)) {
                 deferred |= 1 << square;
                 continue;
@@ -906,14 +902,8 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
         }
         for square in Squares(deferred) {
             let flipped = k.flips(square, p, o);
-            let score = -child(
-                k,
-                ctx,
-                o ^ flipped,
-                p ^ flipped ^ (1 << square),
-                alpha,
-                true,
-            );
+            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+            let score = -child(k, ctx, cp, co, alpha, true);
             if ctx.watch.aborted {
                 return 0;
             }

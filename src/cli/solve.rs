@@ -14,9 +14,10 @@ use iago::search::{Confidence, Limits, OrderingRules, Searcher};
 
 const HELP: &str = "usage: iago solve FILE.obf [OPTIONS]
 
-Solves each position of an OBF file exactly (tables cleared between positions) and prints a table: number, empties, best move, score, the file's best score,
-nodes, time and nodes per second, then the totals. A line is marked `WRONG` when the
-score differs from the file's or the move is not one of the file's best moves.
+Solves each position of an OBF file exactly (tables cleared between positions) and
+prints a table: number, empties, best move, score, the file's best score, nodes, time
+and nodes per second, then the totals. A line is marked `WRONG` when the score differs
+from the file's or the move is not one of the file's best moves.
 
 Options:
   --max-nodes N    give up a position after N nodes (its line says `unsolved`)

@@ -62,7 +62,8 @@ pub struct Solver {
     busy: LargeArray<AtomicU64>,
 }
 
-/// Slots of [`Solver::busy`].
+/// Slots of [`Solver::busy`], direct-mapped: a collision only makes a thread put off a
+/// move it need not, or not put off one it could, never changes a score.
 const BUSY_SLOTS: usize = 1 << 12;
 
 /// A shallow full-window search's value: exact at its depth, so it serves every later
@@ -194,11 +195,13 @@ impl Solver {
         self.busy[key as usize & (BUSY_SLOTS - 1)].load(Relaxed) == key
     }
 
+    /// Marks the position of `key` as searched now.
     #[inline(always)]
     fn enter(&self, key: u64) {
         self.busy[key as usize & (BUSY_SLOTS - 1)].store(key, Relaxed);
     }
 
+    /// Clears the mark, unless its slot holds another position's by now.
     #[inline(always)]
     fn leave(&self, key: u64) {
         let slot = &self.busy[key as usize & (BUSY_SLOTS - 1)];

@@ -160,8 +160,6 @@ impl Slot {
 
 // SAFETY: atomic integers, no drop; the zero epoch marks an empty entry.
 unsafe impl Zeroable for Slot {}
-// SAFETY: as above.
-unsafe impl Zeroable for AtomicU64 {}
 
 /// The level of exact results; selective solves have lower levels.
 const EXACT: u8 = u8::MAX;

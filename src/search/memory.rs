@@ -26,6 +26,9 @@ pub struct LargeArray<T> {
 /// Implement only for such types.
 pub unsafe trait Zeroable {}
 
+// SAFETY: an atomic integer is its integer's bytes, and needs no drop.
+unsafe impl Zeroable for std::sync::atomic::AtomicU64 {}
+
 // SAFETY: the array owns its values like a `Vec`: it may move to another thread where
 // they may, and be shared where they may.
 unsafe impl<T: Send> Send for LargeArray<T> {}

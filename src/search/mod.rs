@@ -399,13 +399,28 @@ fn pre_solve_depth(empties: u32) -> u32 {
 
 /// Estimated time of an exact solve with `empties` empties on `threads` threads, on the
 /// high side: FFO #40-#59 (hard positions by choice) take 8 M nodes at 20 empties and
-/// 0.6-2 G at 28, about 2 times more per empty, at about 15 M nodes/s on one core. Two
-/// threads solved them 1.88 times faster than one on the 2-core development machine;
-/// more threads are counted as two until they are measured.
+/// 0.6-2 G at 28, about 2 times more per empty, at about 15 M nodes/s on one core.
 pub fn estimated_solve_time(empties: u32, threads: usize) -> Duration {
     let nodes = 1e7 * 2.1f64.powi(empties as i32 - 20);
-    let speedup = if threads > 1 { 1.8 } else { 1.0 };
-    Duration::from_secs_f64((nodes / 15e6 / speedup).min(1e6))
+    Duration::from_secs_f64((nodes / 15e6 / solve_speedup(threads)).min(1e6))
+}
+
+/// How many times faster than one thread a solve runs on `threads` threads (one per
+/// core), as measured on FFO #40-#49 (20-26 empties; larger solves gain a little more):
+/// 1.88 with two threads on the 2-core development machine; 2.7 with four, 4.3 with
+/// eight and 5.4 with sixteen on a 16-core machine. Between the measured counts the
+/// gain is interpolated; beyond sixteen threads none is counted.
+fn solve_speedup(threads: usize) -> f64 {
+    const MEASURED: [(usize, f64); 5] = [(1, 1.0), (2, 1.8), (4, 2.7), (8, 4.3), (16, 5.4)];
+    let threads = threads.max(1);
+    for pair in MEASURED.windows(2) {
+        let ((fewer, low), (more, high)) = (pair[0], pair[1]);
+        if threads <= more {
+            let share = (threads - fewer) as f64 / (more - fewer) as f64;
+            return low + share * (high - low);
+        }
+    }
+    MEASURED[MEASURED.len() - 1].1
 }
 
 /// One iteration of the driver.
@@ -617,6 +632,16 @@ mod tests {
         };
         assert_eq!(next(1), Some(Step::WinLossDraw));
         assert_eq!(next(2), Some(Step::Exact));
+    }
+
+    #[test]
+    fn more_threads_make_a_solve_faster_up_to_the_measured_sixteen() {
+        let speedups: Vec<f64> = (1..=20).map(solve_speedup).collect();
+        assert!(speedups.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!((solve_speedup(1), solve_speedup(2)), (1.0, 1.8));
+        assert!(solve_speedup(3) > 1.8 && solve_speedup(3) < 2.7);
+        assert_eq!(solve_speedup(16), solve_speedup(64));
+        assert!(estimated_solve_time(24, 16) < estimated_solve_time(24, 8));
     }
 
     #[test]

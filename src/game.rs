@@ -50,13 +50,22 @@ impl fmt::Display for Color {
     }
 }
 
+/// A move as 32 bits, so that a table shared between search threads can keep it in an
+/// atomic word.
+pub trait MoveBits: Copy {
+    fn to_bits(self) -> u32;
+    /// Some move for any bits (an entry torn by two threads' writes may hold any): it
+    /// need not be legal, and callers check it against the legal moves before use.
+    fn from_bits(bits: u32) -> Self;
+}
+
 /// A game position that the search can explore.
 ///
 /// Positions are small values: `play` returns a new one (copy-make), which keeps the
 /// search free of undo bookkeeping.
 pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// One move, including a pass where the game has passes.
-    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static + MoveBits;
     /// The legal moves of a position: a fixed-capacity list for games with few moves.
     type Moves: AsRef<[Self::Move]>;
 

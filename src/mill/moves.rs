@@ -33,6 +33,21 @@ impl Default for Move {
     }
 }
 
+impl crate::game::MoveBits for Move {
+    fn to_bits(self) -> u32 {
+        u32::from_le_bytes([self.from, self.to, self.remove[0], self.remove[1]])
+    }
+
+    fn from_bits(bits: u32) -> Move {
+        let [from, to, first, second] = bits.to_le_bytes();
+        Move {
+            from,
+            to,
+            remove: [first, second],
+        }
+    }
+}
+
 impl Move {
     pub fn is_placement(self) -> bool {
         self.from == NONE

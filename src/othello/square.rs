@@ -38,6 +38,17 @@ impl Move {
     }
 }
 
+impl crate::game::MoveBits for Move {
+    fn to_bits(self) -> u32 {
+        u32::from(self.0)
+    }
+
+    fn from_bits(bits: u32) -> Move {
+        // A square or the pass, never another index.
+        Move((bits % 65) as u8)
+    }
+}
+
 /// Why a square or move could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotationError(pub String);

@@ -34,6 +34,7 @@ use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
+use super::busy::BusyMarks;
 use super::memory::{LargeArray, Zeroable};
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
@@ -58,13 +59,9 @@ pub struct Solver {
     age: u8,
     epoch: u8,
     orderings: LargeArray<AtomicU64>,
-    /// Keys of the positions the threads of a parallel solve are searching now.
-    busy: LargeArray<AtomicU64>,
+    /// The positions the threads of a parallel solve are searching now.
+    busy: BusyMarks,
 }
-
-/// Slots of [`Solver::busy`], direct-mapped: a collision only makes a thread put off a
-/// move it need not, or not put off one it could, never changes a score.
-const BUSY_SLOTS: usize = 1 << 12;
 
 /// A shallow full-window search's value: exact at its depth, so it serves every later
 /// ordering of the same position (the selective solves and the exact one visit the
@@ -183,27 +180,8 @@ impl Solver {
             // An eighth as many entries as the table, direct-mapped (a collision can
             // only misorder moves, never change a score).
             orderings: LargeArray::zeroed(buckets * BUCKET / 8),
-            busy: LargeArray::zeroed(BUSY_SLOTS),
+            busy: BusyMarks::default(),
         }
-    }
-
-    /// Whether another thread is searching the position of `key` now.
-    #[inline(always)]
-    fn is_busy(&self, key: u64) -> bool {
-        self.busy[key as usize & (BUSY_SLOTS - 1)].load(Relaxed) == key
-    }
-
-    /// Marks the position of `key` as searched now.
-    #[inline(always)]
-    fn enter(&self, key: u64) {
-        self.busy[key as usize & (BUSY_SLOTS - 1)].store(key, Relaxed);
-    }
-
-    /// Clears the mark, unless its slot holds another position's by now.
-    #[inline(always)]
-    fn leave(&self, key: u64) {
-        let slot = &self.busy[key as usize & (BUSY_SLOTS - 1)];
-        let _ = slot.compare_exchange(key, 0, Relaxed, Relaxed);
     }
 
     /// Forgets every entry (they stay true, but a cleared searcher must not depend on
@@ -884,7 +862,10 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
             let (square, flipped) = pick(&mut list, i, n);
             let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
             // Another thread's move is put off, but never the first one searched here.
-            if defer && (i > 0 || hash_move < 64) && ctx.shared.table.is_busy(table_key(cp, co)) {
+            if defer
+                && (i > 0 || hash_move < 64)
+                && ctx.shared.table.busy.is_busy(table_key(cp, co))
+            {
                 deferred |= 1 << square;
                 continue;
             }
@@ -936,9 +917,9 @@ fn child<K: Paths>(k: K, ctx: &mut Ctx, cp: u64, co: u64, alpha: i32, mark: bool
         return nws(k, ctx, cp, co, -alpha - 1);
     }
     let key = table_key(cp, co);
-    ctx.shared.table.enter(key);
+    ctx.shared.table.busy.enter(key);
     let score = nws(k, ctx, cp, co, -alpha - 1);
-    ctx.shared.table.leave(key);
+    ctx.shared.table.busy.leave(key);
     score
 }
 
@@ -1196,7 +1177,7 @@ impl<G: Game> Run<'_, G> {
         if depth < pos.empty_count() as i32 {
             return None;
         }
-        let solver = self.solver.as_deref_mut()?;
+        let solver = self.solver?;
         let evaluator = self.evaluator;
         let eval = move |player: u64, opponent: u64| {
             let pos = Position {
@@ -1233,7 +1214,7 @@ const PARALLEL_FROM: u32 = 18;
 /// table. The calling thread's result is returned.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve_position(
-    solver: &mut Solver,
+    solver: &Solver,
     watch: &mut Watch,
     rules: OrderingRules,
     eval: &(dyn Fn(u64, u64) -> Score + Sync),

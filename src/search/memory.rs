@@ -12,8 +12,8 @@ use std::ptr::NonNull;
 /// The alignment of the arrays: the size of an x86-64 huge page.
 const PAGE: usize = 2 << 20;
 
-/// A fixed-size array of `T` for a large table: zeroed ([`LargeArray::zeroed`]) or
-/// filled with one value ([`LargeArray::filled`]) at allocation.
+/// A fixed-size array of `T` for a large table, zeroed at allocation
+/// ([`LargeArray::zeroed`]).
 pub struct LargeArray<T> {
     ptr: NonNull<T>,
     len: usize,
@@ -47,23 +47,6 @@ impl<T: Zeroable> LargeArray<T> {
     }
 }
 
-impl<T: Copy> LargeArray<T> {
-    /// `len` copies of `value` (`len` > 0).
-    pub fn filled(len: usize, value: T) -> Self {
-        let layout = Self::layout(len);
-        let raw = allocate(layout);
-        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
-            handle_alloc_error(layout)
-        };
-        for i in 0..len {
-            // SAFETY: `i < len` lies inside the allocation, aligned for `T`; writing
-            // (not assigning) never reads the uninitialised old value.
-            unsafe { ptr.as_ptr().add(i).write(value) };
-        }
-        LargeArray { ptr, len }
-    }
-}
-
 impl<T> LargeArray<T> {
     fn layout(len: usize) -> Layout {
         assert!(len > 0 && size_of::<T>() > 0);
@@ -79,7 +62,7 @@ impl<T> LargeArray<T> {
     }
 }
 
-// The values are not dropped: `Zeroable` and `Copy` types need no drop.
+// The values are not dropped: `Zeroable` types need no drop.
 impl<T> Drop for LargeArray<T> {
     fn drop(&mut self) {
         // SAFETY: allocated by `allocate` with this very layout.
@@ -167,7 +150,6 @@ unsafe fn release(ptr: *mut u8, layout: Layout) {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy)]
     struct Pair {
         a: u64,
         b: u8,
@@ -184,9 +166,6 @@ mod tests {
             assert_eq!(array.as_ptr() as usize % 64, 0);
             array[len - 1].a = 7;
             assert_eq!(array[len - 1].a, 7);
-            let filled = LargeArray::filled(len, Pair { a: 3, b: 4 });
-            assert!(filled.iter().all(|p| p.a == 3 && p.b == 4));
-            assert_eq!(filled.as_ptr() as usize % 64, 0);
         }
     }
 }

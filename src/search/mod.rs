@@ -10,6 +10,7 @@
 //! (`endgame`) takes over where the search reaches the end of the game. `time` turns
 //! limits into deadlines.
 
+mod busy;
 mod endgame;
 mod memory;
 mod negamax;
@@ -239,6 +240,7 @@ impl<G: Game> Searcher<G> {
         let variety = self.variety;
         let table = self.table.as_mut().expect("allocated above");
         table.new_search();
+        let table = &*table;
         if let Some(solver) = &mut self.solver {
             solver.new_search();
         }
@@ -260,7 +262,7 @@ impl<G: Game> Searcher<G> {
             evals: 0,
             selective: self.selective,
             end_selectivity: None,
-            solver: self.solver.as_mut(),
+            solver: self.solver.as_ref(),
             threads,
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],

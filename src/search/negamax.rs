@@ -48,7 +48,7 @@ impl Watch<'_> {
 /// One search in progress: the searcher's tables borrowed for its duration.
 pub(crate) struct Run<'a, G: Game> {
     pub evaluator: &'a dyn Evaluator<G>,
-    pub table: &'a mut Table<G::Move>,
+    pub table: &'a Table<G::Move>,
     pub rules: OrderingRules,
     pub watch: Watch<'a>,
     /// Static evaluations made (zero in a search that saw only ended games).
@@ -58,7 +58,7 @@ pub(crate) struct Run<'a, G: Game> {
     /// `Some(level)`: solves are selective, with margin `probcut::SELECTIVE_T[level]`.
     pub end_selectivity: Option<usize>,
     /// The Othello endgame solver, when the game is Othello.
-    pub solver: Option<&'a mut super::endgame::Solver>,
+    pub solver: Option<&'a super::endgame::Solver>,
     /// Threads the endgame solver may use (the midgame search uses one).
     pub threads: usize,
     /// Two killer moves per ply (games with move hints).

@@ -6,9 +6,13 @@
 //! shallower. [`Table::clear`] bumps an epoch instead of rewriting the memory, so that
 //! clearing is free and a cleared table behaves exactly like a fresh one.
 
-use crate::game::Score;
+use std::marker::PhantomData;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 
-use super::memory::LargeArray;
+use crate::game::{MoveBits, Score};
+
+use super::memory::{LargeArray, Zeroable};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,14 +46,16 @@ impl<M> Hit<M> {
     }
 }
 
+/// One entry, unpacked.
 #[derive(Clone, Copy)]
-struct Entry<M> {
+struct Entry {
     /// The key's high 32 bits (its low bits chose the bucket): an entry of another
     /// position passes for this one about once in 10^9 probes, and a move taken from
     /// it is checked for legality before it is played.
     check: u32,
+    /// [`MoveBits`] of the best move, if any.
+    mv: Option<u32>,
     score: Score,
-    mv: Option<M>,
     depth: u8,
     bound: Bound,
     /// The search that wrote the entry (wrapping counter).
@@ -58,47 +64,106 @@ struct Entry<M> {
     epoch: u8,
 }
 
-/// Entries per bucket: one cache line for Othello's small moves.
+/// Bits of the flags byte.
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const HAS_MOVE: u8 = 4;
+
+impl Entry {
+    /// The two words of a slot: the check and the move, and the rest.
+    fn pack(self) -> (u64, u64) {
+        let flags = match self.bound {
+            Bound::Lower => LOWER,
+            Bound::Upper => UPPER,
+            Bound::Exact => LOWER | UPPER,
+        } | if self.mv.is_some() { HAS_MOVE } else { 0 };
+        let key = u64::from(self.check) | u64::from(self.mv.unwrap_or(0)) << 32;
+        let data = u64::from(self.score as u32)
+            | u64::from(self.depth) << 32
+            | u64::from(flags) << 40
+            | u64::from(self.age) << 48
+            | u64::from(self.epoch) << 56;
+        (key, data)
+    }
+
+    fn unpack(key: u64, data: u64) -> Entry {
+        let flags = (data >> 40) as u8;
+        Entry {
+            check: key as u32,
+            mv: (flags & HAS_MOVE != 0).then_some((key >> 32) as u32),
+            score: data as u32 as Score,
+            depth: (data >> 32) as u8,
+            bound: match flags & (LOWER | UPPER) {
+                LOWER => Bound::Lower,
+                UPPER => Bound::Upper,
+                _ => Bound::Exact,
+            },
+            age: (data >> 48) as u8,
+            epoch: (data >> 56) as u8,
+        }
+    }
+}
+
+/// An entry as two words that the threads of a search read and write without locks:
+/// the first is kept xor the second, so that a slot torn by two writers fails the check
+/// and reads as a miss (but for a chance like a key collision's, and a move taken from
+/// the table is always checked for legality).
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    #[inline(always)]
+    fn load(&self) -> Entry {
+        let data = self.data.load(Relaxed);
+        Entry::unpack(self.key_xor_data.load(Relaxed) ^ data, data)
+    }
+
+    #[inline(always)]
+    fn save(&self, entry: Entry) {
+        let (key, data) = entry.pack();
+        self.key_xor_data.store(key ^ data, Relaxed);
+        self.data.store(data, Relaxed);
+    }
+}
+
+/// Entries per bucket: one cache line.
 pub const BUCKET: usize = 4;
 
-/// A bucket, aligned so that a probe touches a single cache line (for Othello: 16-byte
-/// entries).
-#[derive(Clone, Copy)]
+/// A bucket, aligned so that a probe touches a single cache line.
 #[repr(C, align(64))]
-struct Bucket<M>([Entry<M>; BUCKET]);
+struct Bucket([Slot; BUCKET]);
 
-pub struct Table<M: Copy> {
+// SAFETY: atomic integers, no drop; the zero epoch marks an empty entry.
+unsafe impl Zeroable for Bucket {}
+
+/// The table, shared by the threads of a search (`&Table` is enough to probe and store).
+pub struct Table<M> {
     /// Huge-page backed where the system allows: see [`super::memory`].
-    buckets: LargeArray<Bucket<M>>,
+    buckets: LargeArray<Bucket>,
     /// Number of buckets minus one (a power of two minus one).
     mask: usize,
     age: u8,
     epoch: u8,
+    moves: PhantomData<fn(M) -> M>,
 }
 
-impl<M: Copy> Table<M> {
+impl<M: MoveBits> Table<M> {
     /// A table of at most `megabytes` MiB (at least one bucket).
     pub fn new(megabytes: usize) -> Table<M> {
         let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let per_bucket = std::mem::size_of::<Bucket<M>>();
+        let per_bucket = std::mem::size_of::<Bucket>();
         let mut buckets = 1usize;
         while buckets * 2 * per_bucket <= bytes {
             buckets *= 2;
         }
-        let empty = Entry {
-            check: 0,
-            score: 0,
-            mv: None,
-            depth: 0,
-            bound: Bound::Upper,
-            age: 0,
-            epoch: 0,
-        };
         Table {
-            buckets: LargeArray::filled(buckets, Bucket([empty; BUCKET])),
+            buckets: LargeArray::zeroed(buckets),
             mask: buckets - 1,
             age: 0,
             epoch: 1,
+            moves: PhantomData,
         }
     }
 
@@ -109,8 +174,9 @@ impl<M: Copy> Table<M> {
         if self.epoch == 0 {
             // The epoch wrapped: entries of 256 clears ago would look valid again.
             for bucket in self.buckets.iter_mut() {
-                for entry in &mut bucket.0 {
-                    entry.epoch = 0;
+                for slot in &mut bucket.0 {
+                    *slot.key_xor_data.get_mut() = 0;
+                    *slot.data.get_mut() = 0;
                 }
             }
             self.epoch = 1;
@@ -135,7 +201,7 @@ impl<M: Copy> Table<M> {
             // SAFETY: a prefetch has no effect on memory or program state.
             unsafe {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (bucket as *const Bucket<M>).cast::<i8>(),
+                    (bucket as *const Bucket).cast::<i8>(),
                 );
             }
         }
@@ -146,29 +212,31 @@ impl<M: Copy> Table<M> {
         self.buckets[self.index(key)]
             .0
             .iter()
+            .map(Slot::load)
             .find(|e| e.epoch == self.epoch && e.check == check)
             .map(|e| Hit {
                 score: e.score,
                 depth: e.depth,
                 bound: e.bound,
-                mv: e.mv,
+                mv: e.mv.map(M::from_bits),
             })
     }
 
-    pub fn store(&mut self, key: u64, depth: u32, score: Score, bound: Bound, mv: Option<M>) {
+    pub fn store(&self, key: u64, depth: u32, score: Score, bound: Bound, mv: Option<M>) {
         let check = (key >> 32) as u32;
         let (age, epoch) = (self.age, self.epoch);
-        let index = self.index(key);
-        let bucket = &mut self.buckets[index].0;
+        let bucket = &self.buckets[self.index(key)].0;
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
-        for (i, e) in bucket.iter().enumerate() {
+        let mut kept_move = None;
+        for (i, e) in bucket.iter().map(Slot::load).enumerate() {
             if e.epoch != epoch {
                 victim = i;
                 break;
             }
             if e.check == check {
                 victim = i;
+                kept_move = e.mv;
                 break;
             }
             let staleness = i32::from(age.wrapping_sub(e.age));
@@ -178,43 +246,38 @@ impl<M: Copy> Table<M> {
                 victim_worth = worth;
             }
         }
-        let slot = &mut bucket[victim];
-        // Keep a known best move when the new result has none (a fail-low).
-        let mv = if mv.is_none() && slot.epoch == epoch && slot.check == check {
-            slot.mv
-        } else {
-            mv
-        };
-        *slot = Entry {
+        bucket[victim].save(Entry {
             check,
+            // Keep a known best move when the new result has none (a fail-low).
+            mv: mv.map(M::to_bits).or(kept_move),
             score,
-            mv,
             depth: depth.min(255) as u8,
             bound,
             age,
             epoch,
-        };
+        });
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::othello::Move;
 
     #[test]
     fn stores_probes_and_clears() {
-        let mut table: Table<u8> = Table::new(1);
+        let mut table: Table<Move> = Table::new(1);
         let (key, other) = (42 << 32 | 42, 43 << 32 | 42);
-        table.store(key, 5, 17, Bound::Lower, Some(3));
+        table.store(key, 5, 17, Bound::Lower, Some(Move::from_index(3)));
         let hit = table.probe(key).unwrap();
         assert_eq!(
             (hit.score, hit.depth, hit.bound, hit.mv),
-            (17, 5, Bound::Lower, Some(3))
+            (17, 5, Bound::Lower, Some(Move::from_index(3)))
         );
         assert_eq!(hit.cutoff(0, 10), Some(17));
         assert_eq!(hit.cutoff(0, 20), None);
         table.store(key, 6, 5, Bound::Upper, None);
-        assert_eq!(table.probe(key).unwrap().mv, Some(3));
+        assert_eq!(table.probe(key).unwrap().mv, Some(Move::from_index(3)));
         assert!(
             table.probe(other).is_none(),
             "same bucket, another position"
@@ -225,7 +288,7 @@ mod tests {
 
     #[test]
     fn deep_entries_survive_a_full_bucket() {
-        let mut table: Table<u8> = Table::new(1);
+        let table: Table<Move> = Table::new(1);
         let buckets = (table.mask + 1) as u64;
         // Keys of one bucket that differ in their high bits.
         let key = |i: u64| (i << 32) | 7;
@@ -235,5 +298,72 @@ mod tests {
             table.store(key(i), 1, 0, Bound::Exact, None);
         }
         assert_eq!(table.probe(key(0)).unwrap().depth, 20);
+    }
+
+    #[test]
+    fn entries_keep_every_field_of_either_game() {
+        let mut table: Table<crate::mill::Move> = Table::new(1);
+        let mv = crate::mill::Move {
+            from: 3,
+            to: 4,
+            remove: [17, crate::mill::moves::NONE],
+        };
+        let key = 0xDEAD_BEEF_0000_0005;
+        table.store(key, 200, -99_999, Bound::Upper, Some(mv));
+        let hit = table.probe(key).unwrap();
+        assert_eq!(
+            (hit.score, hit.depth, hit.bound, hit.mv),
+            (-99_999, 200, Bound::Upper, Some(mv))
+        );
+        table.store(key, 1, 5, Bound::Exact, None);
+        assert_eq!(table.probe(key).unwrap().mv, Some(mv), "the move is kept");
+        table.clear();
+        table.store(key, 1, 5, Bound::Lower, None);
+        assert_eq!(table.probe(key).unwrap().mv, None);
+    }
+
+    #[test]
+    fn a_slot_torn_by_two_writers_reads_as_a_miss() {
+        let table: Table<Move> = Table::new(1);
+        let (first, second) = ((1u64 << 32) | 9, (2u64 << 32) | 9);
+        table.store(first, 3, 10, Bound::Exact, Some(Move::from_index(1)));
+        let slot = &table.buckets[table.index(first)].0[0];
+        let first_half = slot.key_xor_data.load(Relaxed);
+        table.store(first, 4, 20, Bound::Lower, Some(Move::from_index(2)));
+        // Half of one write beside half of the other.
+        slot.key_xor_data.store(first_half, Relaxed);
+        assert!(table.probe(first).is_none());
+        assert!(table.probe(second).is_none());
+    }
+
+    /// Threads writing and reading the same few buckets at once: every hit is a result
+    /// stored for its own key, never a mix of two entries.
+    #[test]
+    fn threads_sharing_the_table_read_only_whole_entries() {
+        let table: Table<Move> = Table::new(1);
+        let buckets = (table.mask + 1) as u64;
+        // 64 positions in 4 buckets: slots are overwritten all the time.
+        let key = |i: u64| (i.wrapping_mul(0x9E37_79B9) << 32) | (i % 4);
+        let score = |k: u64| (k >> 40) as Score - 5_000;
+        assert!(buckets >= 4);
+        std::thread::scope(|scope| {
+            for thread in 0..4u64 {
+                let table = &table;
+                scope.spawn(move || {
+                    for round in 0..1_000_000u64 {
+                        let k = key((round * 7 + thread * 13) % 64);
+                        if round % 2 == 0 {
+                            let depth = (k >> 33) as u32 % 60;
+                            let mv = Move::from_index((k >> 50) as u8 % 64);
+                            table.store(k, depth, score(k), Bound::Lower, Some(mv));
+                        } else if let Some(hit) = table.probe(k) {
+                            assert_eq!(hit.score, score(k));
+                            assert_eq!(u32::from(hit.depth), (k >> 33) as u32 % 60);
+                            assert_eq!(hit.mv, Some(Move::from_index((k >> 50) as u8 % 64)));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -22,9 +22,19 @@ fn position(side: Color, white: &[&str], black: &[&str], hands: [u8; 2]) -> Mill
 }
 
 fn search(pos: &MillPosition, depth: u32, rules: OrderingRules) -> (String, i32, u64) {
+    search_with_threads(pos, depth, rules, 1)
+}
+
+fn search_with_threads(
+    pos: &MillPosition,
+    depth: u32,
+    rules: OrderingRules,
+    threads: usize,
+) -> (String, i32, u64) {
     let mut searcher = Searcher::new(mill_evaluator("phased").unwrap());
     searcher.set_hash_mb(4);
     searcher.set_ordering(rules);
+    searcher.set_threads(threads);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -49,22 +59,29 @@ fn variants() -> Vec<OrderingRules> {
     all
 }
 
-#[test]
-fn immediate_wins_are_found_with_every_switch() {
-    // Both flying: b4-g7 closes a7 d7 g7 and a removal leaves Black two stones.
-    let flying = position(
+/// Both flying: b4-g7 closes a7 d7 g7 and a removal leaves Black two stones.
+fn flying() -> MillPosition {
+    position(
         Color::White,
         &["a7", "d7", "b4"],
         &["e3", "c5", "f2"],
         [0, 0],
-    );
-    // Black slides d6-d7 and White, blocked, loses.
-    let blocking = position(
+    )
+}
+
+/// Black slides d6-d7 and White, blocked, loses.
+fn blocking() -> MillPosition {
+    position(
         Color::Black,
         &["c5", "g1", "a4", "a7"],
         &["d5", "c4", "d6", "b4", "g4", "d1", "a1"],
         [0, 0],
-    );
+    )
+}
+
+#[test]
+fn immediate_wins_are_found_with_every_switch() {
+    let (flying, blocking) = (flying(), blocking());
     for rules in variants() {
         for depth in [1, 3, 5] {
             let (mv, score, _) = search(&flying, depth, rules);
@@ -97,4 +114,24 @@ fn fixed_depth_searches_repeat_exactly() {
         search(&pos, 6, plain).2,
         search(&pos, 6, OrderingRules::default()).2
     );
+}
+
+/// With two threads (iterations from depth 6 share out their moves), the same wins at
+/// depths where the helpers run, and a legal move from the opening.
+#[test]
+fn parallel_searches_find_the_wins_too() {
+    let rules = OrderingRules::default();
+    for depth in [6, 7, 8] {
+        let (mv, score, _) = search_with_threads(&flying(), depth, rules, 2);
+        assert!(mv.starts_with("b4-g7x"), "{mv}");
+        assert!(score >= WIN_SCORE - 10, "{score}");
+        let (mv, score, _) = search_with_threads(&blocking(), depth, rules, 2);
+        assert_eq!(mv, "d6-d7");
+        assert!(score >= WIN_SCORE - 10, "{score}");
+    }
+    let mut pos = MillPosition::start();
+    for text in ["d6", "d5", "f4", "b4", "e4"] {
+        pos = pos.play(pos.parse_move(text).unwrap());
+    }
+    search_with_threads(&pos, 9, rules, 2);
 }

@@ -111,6 +111,42 @@ fn a_parallel_solve_out_of_time_gives_a_move() {
     }
 }
 
+/// With two threads the midgame iterations from depth 6 run helper threads that share
+/// the table: the move and the whole principal variation (read from that table) are
+/// legal under a depth limit, a node limit and a time limit, and the search returns.
+#[test]
+fn parallel_midgame_searches_give_legal_moves_and_lines() {
+    let ffo_49 =
+        parse_position("--OX-O----XXOO--OOOOOXX-OOOOOX--OOOXOXX-OOOOXX-----OOX----X-O--- X")
+            .unwrap();
+    let mut searcher = searcher();
+    searcher.set_threads(2);
+    for pos in [Position::start(), midgame(), ffo_49] {
+        for limits in [
+            Limits {
+                depth: Some(10),
+                ..Limits::default()
+            },
+            Limits {
+                nodes: Some(200_000),
+                ..Limits::default()
+            },
+            Limits {
+                movetime: Some(Duration::from_millis(30)),
+                ..Limits::default()
+            },
+        ] {
+            let report = search(&mut searcher, &pos, &limits);
+            assert_eq!(report.pv.first(), report.best_move.as_ref());
+            let mut line = pos;
+            for &mv in &report.pv {
+                assert!(line.legal_moves().as_ref().contains(&mv), "{limits:?}");
+                line = line.play(mv);
+            }
+        }
+    }
+}
+
 #[test]
 fn a_stop_flag_raised_before_the_search_still_gives_a_move() {
     let stop = AtomicBool::new(true);

@@ -25,6 +25,8 @@ Options:
   --depth N        search depth (default 10)
   --eval NAME      evaluator (default: the default evaluator)
   --hash MB        transposition table size (default 64)
+  --threads N      search threads, at most one per CPU core (default 1); with more
+                   than one, node counts and times vary from run to run
   --no-probcut     full-width search (no Multi-ProbCut)
   --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
                    switch off one move-ordering rule (to measure what it buys)
@@ -103,6 +105,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut hash_mb = iago::search::DEFAULT_HASH_MB;
     let mut rules = OrderingRules::default();
     let mut selective = true;
+    let mut threads = 1;
     let mut args = Args::new("bench", args);
     while let Some(arg) = args.next() {
         match arg {
@@ -113,6 +116,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             "--depth" => depth = args.number(arg)?,
             "--eval" => eval = args.value(arg)?,
             "--hash" => hash_mb = args.number(arg)?,
+            "--threads" => {
+                threads = args.number(arg)?;
+                if threads == 0 {
+                    return Err("bench: --threads needs at least 1".into());
+                }
+            }
             "--no-probcut" => selective = false,
             "--no-hash-move" => rules.hash_move = false,
             "--no-evaluation" => rules.evaluation = false,
@@ -126,6 +135,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_hash_mb(hash_mb);
     searcher.set_ordering(rules);
     searcher.set_selectivity(selective);
+    searcher.set_threads(threads);
     searcher.allocate_tables();
     let limits = Limits {
         depth: Some(depth),

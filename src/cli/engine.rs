@@ -18,7 +18,7 @@ Options:
   --nodes N              node limit per search (deterministic)
   --movetime MS          time per move in milliseconds
   --hash MB              transposition table size
-  --threads N            search threads (the endgame solver's, up to one per core)
+  --threads N            search threads (midgame and endgame solver, up to one per core)
   --seed N               variety: play randomly among moves near the best (and seed of
                          the random player); without it play is deterministic
   --eval NAME            evaluation function (see `iago help` of the eval module)

@@ -29,6 +29,7 @@ use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score};
 use crate::othello::{DISC, Position};
 
+use busy::BusyMarks;
 use negamax::{Run, Watch};
 pub use ordering::OrderingRules;
 use tt::Table;
@@ -118,6 +119,8 @@ pub struct Searcher<G: Game> {
     variety: Option<Variety>,
     rules: OrderingRules,
     selective: bool,
+    /// What the threads of a search are searching now (with more than one thread).
+    busy: BusyMarks,
 }
 
 /// The Othello position behind a generic one, for Othello-only accelerations.
@@ -137,6 +140,7 @@ impl<G: Game> Searcher<G> {
             variety: None,
             rules: OrderingRules::default(),
             selective: true,
+            busy: BusyMarks::default(),
         }
     }
 
@@ -183,9 +187,9 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Number of search threads (1 = single-threaded). The Othello endgame solver uses
-    /// them, up to the number of CPU cores (more only slow it down); the midgame search
-    /// runs on one thread.
+    /// Number of search threads (1 = single-threaded), used up to the number of CPU
+    /// cores (more only slow the search down): by the midgame search's iterations from
+    /// depth 6 and by the Othello endgame solver from 18 empties.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -244,7 +248,7 @@ impl<G: Game> Searcher<G> {
         if let Some(solver) = &mut self.solver {
             solver.new_search();
         }
-        // More threads than cores only slow a solve down.
+        // More threads than cores only slow a search down.
         let threads = self
             .threads
             .min(std::thread::available_parallelism().map_or(1, usize::from));
@@ -264,6 +268,7 @@ impl<G: Game> Searcher<G> {
             end_selectivity: None,
             solver: self.solver.as_ref(),
             threads,
+            busy: (threads > 1).then_some(&self.busy),
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],
         };
@@ -328,12 +333,25 @@ impl<G: Game> Searcher<G> {
                     .unwrap_or(best.score),
                 _ => best.score,
             };
-            let outcome = if current == Step::WinLossDraw {
+            let outcome = match current {
                 // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
                 // proves the win or the loss.
-                run.root(pos, &mut ordered, depth as i32, -DISC, DISC)
-            } else {
-                aspiration_search(&mut run, pos, &mut ordered, depth, guess)
+                Step::WinLossDraw => run.root(pos, &mut ordered, depth as i32, -DISC, DISC),
+                Step::Midgame(depth) if threads > 1 && depth >= PARALLEL_MIDGAME_FROM => {
+                    let deepest = empties.map_or(max_depth, |empties| {
+                        max_depth.min(empties.saturating_sub(2))
+                    });
+                    let helpers = Helpers {
+                        count: threads - 1,
+                        depth,
+                        deepest,
+                        guess,
+                    };
+                    with_helpers(&mut run, pos, &ordered.clone(), helpers, |run| {
+                        aspiration_search(run, pos, &mut ordered, depth, guess)
+                    })
+                }
+                _ => aspiration_search(&mut run, pos, &mut ordered, depth, guess),
             };
             if run.watch.aborted {
                 // A move that proved better than the last iteration's best is kept.
@@ -507,6 +525,94 @@ fn othello_next_step(
         Step::WinLossDraw => (fits(1.0) || budget.spend_all).then_some(Step::Exact),
         Step::Exact => None,
     }
+}
+
+/// Midgame iterations of at least this depth are searched with helper threads; shallower
+/// ones end before the helpers would have started.
+const PARALLEL_MIDGAME_FROM: u32 = 6;
+
+/// The helper threads of a midgame iteration (see [`with_helpers`]).
+struct Helpers {
+    count: usize,
+    /// The iteration's depth, and the deepest a helper may go.
+    depth: u32,
+    deepest: u32,
+    /// The centre of the first aspiration window.
+    guess: Score,
+}
+
+/// Runs `main` (an iteration of the search `run`) on this thread while helper threads
+/// search the same position and share the table: the results each stores cut the
+/// others' searches short, so that the iteration ends sooner than on one thread (the
+/// "lazy" parallel search). Half the helpers start one ply deeper than the iteration,
+/// and each goes a ply deeper whenever it finishes, up to `deepest`, so that the next
+/// iteration finds much of its tree searched. They stop when `main` returns; only its
+/// result counts, and their nodes are added to its count.
+fn with_helpers<G: Game, R>(
+    run: &mut Run<'_, G>,
+    pos: &G,
+    ordered: &[G::Move],
+    helpers: Helpers,
+    main: impl FnOnce(&mut Run<'_, G>) -> R,
+) -> R {
+    let finished = AtomicBool::new(false);
+    let (evaluator, table, rules, selective) = (run.evaluator, run.table, run.rules, run.selective);
+    let deadline = run.watch.deadline;
+    let busy = run.busy;
+    std::thread::scope(|scope| {
+        // A helper the system cannot start is done without: it only speeds the search.
+        let started: Vec<_> = (0..helpers.count)
+            .filter_map(|index| {
+                let finished = &finished;
+                let helpers = &helpers;
+                std::thread::Builder::new()
+                    .name("search".into())
+                    .spawn_scoped(scope, move || {
+                        let mut helper = Run {
+                            evaluator,
+                            table,
+                            rules,
+                            watch: Watch {
+                                stop: finished,
+                                deadline,
+                                nodes: 0,
+                                node_limit: u64::MAX,
+                                aborted: false,
+                            },
+                            evals: 0,
+                            selective,
+                            end_selectivity: None,
+                            solver: None,
+                            threads: 1,
+                            busy,
+                            killers: vec![[None; 2]; ordering::KILLER_PLIES],
+                            history: vec![0; crate::game::HISTORY_SLOTS],
+                        };
+                        let mut order = ordered.to_vec();
+                        // Half the helpers (the first of them) one ply deeper, unless
+                        // the iteration is the deepest.
+                        let ahead = ((index + 1) % 2) as u32;
+                        let mut depth = (helpers.depth + ahead).min(helpers.deepest);
+                        while depth <= helpers.deepest && !helper.watch.aborted {
+                            aspiration_search(&mut helper, pos, &mut order, depth, helpers.guess);
+                            depth += 1;
+                        }
+                        helper.watch.nodes
+                    })
+                    .map_err(|e| log::warn!("search thread not started: {e}"))
+                    .ok()
+            })
+            .collect();
+        let result = main(run);
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        for helper in started {
+            match helper.join() {
+                Ok(nodes) => run.watch.nodes += nodes,
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        result
+    })
 }
 
 /// One iteration: a window around the last score, widened until the score falls inside.

@@ -10,6 +10,7 @@ use std::time::Instant;
 use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score, WIN_SCORE};
 
+use super::busy::BusyMarks;
 use super::ordering::{OrderingRules, Pick, Picker};
 use super::tt::{Bound, Table};
 
@@ -59,8 +60,10 @@ pub(crate) struct Run<'a, G: Game> {
     pub end_selectivity: Option<usize>,
     /// The Othello endgame solver, when the game is Othello.
     pub solver: Option<&'a super::endgame::Solver>,
-    /// Threads the endgame solver may use (the midgame search uses one).
+    /// Threads the endgame solver may use.
     pub threads: usize,
+    /// Where other threads search beside this one: the positions being searched now.
+    pub busy: Option<&'a BusyMarks>,
     /// Two killer moves per ply (games with move hints).
     pub killers: Vec<[Option<G::Move>; 2]>,
     /// History scores by [`Game::history_slot`] (games with move hints).
@@ -76,6 +79,10 @@ const QUIESCENCE_MOVES: usize = 3;
 const LATE_MOVE: usize = 3;
 /// From this index on, two plies less.
 const VERY_LATE_MOVE: usize = 10;
+/// Beside other threads, a move another is searching is put off at nodes of this depth
+/// or more (below, the subtrees are too small to be worth sharing out).
+const DEFER_DEPTH: i32 = 4;
+
 /// A move hint of at least this marks a tactical move, which is never reduced.
 pub const TACTICAL_HINT: Score = 1_000;
 
@@ -229,6 +236,11 @@ impl<G: Game> Run<'_, G> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut i = 0;
+        // Beside other threads: moves (but the first) another thread is searching now
+        // are put off until the others are searched.
+        let defer = self.busy.filter(|_| depth >= DEFER_DEPTH);
+        let mut deferred: Vec<Pick<G::Move>> = Vec::new();
+        let mut replayed = 0;
         loop {
             let next = match (i, hash_move) {
                 (0, Some(mv)) => Some(Pick {
@@ -247,15 +259,28 @@ impl<G: Game> Run<'_, G> {
                     })
                     .next(),
             };
-            let Some(Pick {
+            let next = next.or_else(|| {
+                let pick = deferred.get(replayed).copied();
+                replayed += 1;
+                pick
+            });
+            let Some(pick) = next else {
+                break;
+            };
+            let Pick {
                 mv,
                 hint,
                 child_eval,
-            }) = next
-            else {
-                break;
-            };
+            } = pick;
             let child = pos.play(mv);
+            let busy_key = defer.map(|busy| (busy, child.hash()));
+            if let Some((busy, key)) = busy_key {
+                if i > 0 && replayed == 0 && busy.is_busy(key) {
+                    deferred.push(pick);
+                    continue;
+                }
+                busy.enter(key);
+            }
             let score = if i == 0 {
                 -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, child_eval)
             } else {
@@ -281,6 +306,9 @@ impl<G: Game> Run<'_, G> {
                     probe
                 }
             };
+            if let Some((busy, key)) = busy_key {
+                busy.leave(key);
+            }
             if self.watch.aborted {
                 return 0;
             }

@@ -35,11 +35,12 @@ use crate::othello::position::{DISC, Position, mix64};
 
 use super::as_othello;
 use super::busy::BusyMarks;
-use super::memory::{LargeArray, Zeroable};
+use super::memory::LargeArray;
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
 use super::probcut;
 use super::probcut_params::ENDGAME_DEPTH;
+use super::slot::Slot;
 use super::stability::stable_discs;
 
 /// The four 4x4 quadrants: parity counts empties per quadrant.
@@ -108,17 +109,18 @@ struct Entry {
 }
 
 impl Entry {
-    fn pack(self) -> u64 {
-        u64::from(self.lower as u8)
+    fn pack(self) -> (u64, u64) {
+        let data = u64::from(self.lower as u8)
             | u64::from(self.upper as u8) << 8
             | u64::from(self.mv) << 16
             | u64::from(self.empties) << 24
             | u64::from(self.level) << 32
             | u64::from(self.age) << 40
-            | u64::from(self.epoch) << 48
+            | u64::from(self.epoch) << 48;
+        (self.key, data)
     }
 
-    fn unpack(key: u64, data: u64) -> Entry {
+    fn unpack((key, data): (u64, u64)) -> Entry {
         Entry {
             key,
             lower: data as u8 as i8,
@@ -131,32 +133,6 @@ impl Entry {
         }
     }
 }
-
-/// One entry as two words that threads read and write without locks: the key is kept
-/// xor the data, so that a pair torn by two writers fails the key check and reads as a
-/// miss instead of another position's bounds.
-struct Slot {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Slot {
-    #[inline(always)]
-    fn load(&self) -> Entry {
-        let data = self.data.load(Relaxed);
-        Entry::unpack(self.key_xor_data.load(Relaxed) ^ data, data)
-    }
-
-    #[inline(always)]
-    fn save(&self, entry: Entry) {
-        let data = entry.pack();
-        self.key_xor_data.store(entry.key ^ data, Relaxed);
-        self.data.store(data, Relaxed);
-    }
-}
-
-// SAFETY: atomic integers, no drop; the zero epoch marks an empty entry.
-unsafe impl Zeroable for Slot {}
 
 /// The level of exact results; selective solves have lower levels.
 const EXACT: u8 = u8::MAX;
@@ -190,10 +166,7 @@ impl Solver {
         self.age = 0;
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            for slot in self.entries.iter_mut() {
-                *slot.key_xor_data.get_mut() = 0;
-                *slot.data.get_mut() = 0;
-            }
+            self.entries.iter_mut().for_each(Slot::clear);
             self.orderings.iter_mut().for_each(|e| *e.get_mut() = 0);
             self.epoch = 1;
         }
@@ -208,7 +181,7 @@ impl Solver {
         let start = (key as usize & self.mask) * BUCKET;
         self.entries[start..start + BUCKET]
             .iter()
-            .map(Slot::load)
+            .map(|slot| Entry::unpack(slot.load()))
             .find(|e| e.key == key && e.epoch == self.epoch)
     }
 
@@ -257,7 +230,11 @@ impl Solver {
         let bucket = &self.entries[start..start + BUCKET];
         let mut victim = 0;
         let mut worth = i32::MAX;
-        for (i, e) in bucket.iter().map(Slot::load).enumerate() {
+        for (i, e) in bucket
+            .iter()
+            .map(|slot| Entry::unpack(slot.load()))
+            .enumerate()
+        {
             if e.epoch != epoch || e.key == key {
                 victim = i;
                 break;
@@ -268,16 +245,19 @@ impl Solver {
                 worth = w;
             }
         }
-        bucket[victim].save(Entry {
-            key,
-            lower: lower.clamp(-64, 64) as i8,
-            upper: upper.clamp(-64, 64) as i8,
-            mv,
-            empties: empties as u8,
-            level,
-            age,
-            epoch,
-        });
+        bucket[victim].save(
+            Entry {
+                key,
+                lower: lower.clamp(-64, 64) as i8,
+                upper: upper.clamp(-64, 64) as i8,
+                mv,
+                empties: empties as u8,
+                level,
+                age,
+                epoch,
+            }
+            .pack(),
+        );
     }
 }
 

@@ -17,6 +17,7 @@ mod negamax;
 mod ordering;
 pub mod probcut;
 mod probcut_params;
+mod slot;
 mod stability;
 pub mod time;
 mod tt;

@@ -6,13 +6,11 @@
 //! shallower. [`Table::clear`] bumps an epoch instead of rewriting the memory, so that
 //! clearing is free and a cleared table behaves exactly like a fresh one.
 
-use std::marker::PhantomData;
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
-
 use crate::game::{MoveBits, Score};
+use std::marker::PhantomData;
 
 use super::memory::{LargeArray, Zeroable};
+use super::slot::Slot;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +84,7 @@ impl Entry {
         (key, data)
     }
 
-    fn unpack(key: u64, data: u64) -> Entry {
+    fn unpack((key, data): (u64, u64)) -> Entry {
         let flags = (data >> 40) as u8;
         Entry {
             check: key as u32,
@@ -104,30 +102,6 @@ impl Entry {
     }
 }
 
-/// An entry as two words that the threads of a search read and write without locks:
-/// the first is kept xor the second, so that a slot torn by two writers fails the check
-/// and reads as a miss (but for a chance like a key collision's, and a move taken from
-/// the table is always checked for legality).
-struct Slot {
-    key_xor_data: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Slot {
-    #[inline(always)]
-    fn load(&self) -> Entry {
-        let data = self.data.load(Relaxed);
-        Entry::unpack(self.key_xor_data.load(Relaxed) ^ data, data)
-    }
-
-    #[inline(always)]
-    fn save(&self, entry: Entry) {
-        let (key, data) = entry.pack();
-        self.key_xor_data.store(key ^ data, Relaxed);
-        self.data.store(data, Relaxed);
-    }
-}
-
 /// Entries per bucket: one cache line.
 pub const BUCKET: usize = 4;
 
@@ -135,7 +109,7 @@ pub const BUCKET: usize = 4;
 #[repr(C, align(64))]
 struct Bucket([Slot; BUCKET]);
 
-// SAFETY: atomic integers, no drop; the zero epoch marks an empty entry.
+// SAFETY: slots, no drop; the zero epoch marks an empty entry.
 unsafe impl Zeroable for Bucket {}
 
 /// The table, shared by the threads of a search (`&Table` is enough to probe and store).
@@ -174,10 +148,7 @@ impl<M: MoveBits> Table<M> {
         if self.epoch == 0 {
             // The epoch wrapped: entries of 256 clears ago would look valid again.
             for bucket in self.buckets.iter_mut() {
-                for slot in &mut bucket.0 {
-                    *slot.key_xor_data.get_mut() = 0;
-                    *slot.data.get_mut() = 0;
-                }
+                bucket.0.iter_mut().for_each(Slot::clear);
             }
             self.epoch = 1;
         }
@@ -212,7 +183,7 @@ impl<M: MoveBits> Table<M> {
         self.buckets[self.index(key)]
             .0
             .iter()
-            .map(Slot::load)
+            .map(|slot| Entry::unpack(slot.load()))
             .find(|e| e.epoch == self.epoch && e.check == check)
             .map(|e| Hit {
                 score: e.score,
@@ -229,7 +200,11 @@ impl<M: MoveBits> Table<M> {
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
         let mut kept_move = None;
-        for (i, e) in bucket.iter().map(Slot::load).enumerate() {
+        for (i, e) in bucket
+            .iter()
+            .map(|slot| Entry::unpack(slot.load()))
+            .enumerate()
+        {
             if e.epoch != epoch {
                 victim = i;
                 break;
@@ -246,16 +221,19 @@ impl<M: MoveBits> Table<M> {
                 victim_worth = worth;
             }
         }
-        bucket[victim].save(Entry {
-            check,
-            // Keep a known best move when the new result has none (a fail-low).
-            mv: mv.map(M::to_bits).or(kept_move),
-            score,
-            depth: depth.min(255) as u8,
-            bound,
-            age,
-            epoch,
-        });
+        bucket[victim].save(
+            Entry {
+                check,
+                // Keep a known best move when the new result has none (a fail-low).
+                mv: mv.map(M::to_bits).or(kept_move),
+                score,
+                depth: depth.min(255) as u8,
+                bound,
+                age,
+                epoch,
+            }
+            .pack(),
+        );
     }
 }
 
@@ -263,6 +241,7 @@ impl<M: MoveBits> Table<M> {
 mod tests {
     use super::*;
     use crate::othello::Move;
+    use std::sync::atomic::Ordering::Relaxed;
 
     #[test]
     fn stores_probes_and_clears() {
@@ -328,10 +307,10 @@ mod tests {
         let (first, second) = ((1u64 << 32) | 9, (2u64 << 32) | 9);
         table.store(first, 3, 10, Bound::Exact, Some(Move::from_index(1)));
         let slot = &table.buckets[table.index(first)].0[0];
-        let first_half = slot.key_xor_data.load(Relaxed);
+        let first_half = slot.first_word().load(Relaxed);
         table.store(first, 4, 20, Bound::Lower, Some(Move::from_index(2)));
         // Half of one write beside half of the other.
-        slot.key_xor_data.store(first_half, Relaxed);
+        slot.first_word().store(first_half, Relaxed);
         assert!(table.probe(first).is_none());
         assert!(table.probe(second).is_none());
     }

@@ -8,7 +8,9 @@
 //! search (`negamax`), which orders moves (`ordering`), keeps results in a transposition
 //! table (`tt`) and prunes probable cuts (`probcut`). For Othello, the exact solver
 //! (`endgame`) takes over where the search reaches the end of the game. `time` turns
-//! limits into deadlines.
+//! limits into deadlines. With several threads, helper threads search each midgame
+//! iteration beside the driver's ([`with_helpers`]) and the solver runs its own; both
+//! share their tables (`slot`) and share out the moves (`busy`).
 
 mod busy;
 mod endgame;

@@ -2,7 +2,8 @@
 //!
 //! The first move of a node is searched with the full window, the others with a null
 //! window that only asks "better than the best so far?", re-searched with the full
-//! window when the answer is yes. Scores are fail-soft.
+//! window when the answer is yes. Scores are fail-soft. Beside other threads, a node
+//! puts off the moves (but the first) that another thread is searching at the time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

@@ -9,7 +9,7 @@
 //! table (`tt`) and prunes probable cuts (`probcut`). For Othello, the exact solver
 //! (`endgame`) takes over where the search reaches the end of the game. `time` turns
 //! limits into deadlines. With several threads, helper threads search each midgame
-//! iteration beside the driver's ([`with_helpers`]) and the solver runs its own; both
+//! iteration beside the driver's (`with_helpers`) and the solver runs its own; both
 //! share their tables (`slot`) and share out the moves (`busy`).
 
 mod busy;

@@ -122,7 +122,7 @@ pub struct Searcher<G: Game> {
     variety: Option<Variety>,
     rules: OrderingRules,
     selective: bool,
-    /// What the threads of a search are searching now (with more than one thread).
+    /// What the threads of a midgame iteration are searching now.
     busy: BusyMarks,
 }
 
@@ -271,7 +271,7 @@ impl<G: Game> Searcher<G> {
             end_selectivity: None,
             solver: self.solver.as_ref(),
             threads,
-            busy: (threads > 1).then_some(&self.busy),
+            busy: None,
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],
         };
@@ -350,9 +350,13 @@ impl<G: Game> Searcher<G> {
                         deepest,
                         guess,
                     };
-                    with_helpers(&mut run, pos, &ordered.clone(), helpers, |run| {
+                    // Moves are put off only while other threads search beside this one.
+                    run.busy = Some(&self.busy);
+                    let outcome = with_helpers(&mut run, pos, &ordered.clone(), helpers, |run| {
                         aspiration_search(run, pos, &mut ordered, depth, guess)
-                    })
+                    });
+                    run.busy = None;
+                    outcome
                 }
                 _ => aspiration_search(&mut run, pos, &mut ordered, depth, guess),
             };

@@ -36,13 +36,14 @@ unsafe impl<T: Send> Send for LargeArray<T> {}
 unsafe impl<T: Sync> Sync for LargeArray<T> {}
 
 impl<T: Zeroable> LargeArray<T> {
-    /// `len` zeroed values (`len` > 0).
+    /// `len` zeroed values (`len` > 0), backed by memory at once (see [`commit`]).
     pub fn zeroed(len: usize) -> Self {
         let layout = Self::layout(len);
         let raw = allocate(layout);
         let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
             handle_alloc_error(layout)
         };
+        commit(raw, layout.size());
         LargeArray { ptr, len }
     }
 }
@@ -83,6 +84,17 @@ impl<T> DerefMut for LargeArray<T> {
     fn deref_mut(&mut self) -> &mut [T] {
         // SAFETY: as above, and `&mut self` is exclusive.
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// Writes a zero into every 4 KiB page of the `size` bytes at `raw`, so that the system
+/// backs (and clears) them now. Untouched, a fresh table is backed page by page as the
+/// search first reaches each part of it, and the first searches pay for it: 0.1-0.2 s
+/// with 64 MiB of tables here, most of a fast move's time.
+fn commit(raw: *mut u8, size: usize) {
+    for offset in (0..size).step_by(4096) {
+        // SAFETY: inside the allocation just made; a zero leaves zeroed memory as it is.
+        unsafe { raw.add(offset).write_volatile(0) };
     }
 }
 

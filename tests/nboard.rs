@@ -255,3 +255,42 @@ fn bad_input_is_ignored_and_the_position_kept() {
     );
     assert_eq!(engine.finish().1, Some(0));
 }
+
+#[test]
+fn a_new_hash_size_between_moves_keeps_the_game() {
+    let mut engine = Engine::start(&["--book", "none", "--depth", "4", "--hash", "8"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname iago");
+    engine.send("move D3");
+    let mut pos = Position::start().try_play("d3".parse().unwrap()).unwrap();
+    for (round, mb) in [16, 8, 16].into_iter().enumerate() {
+        // The table is reallocated at the command; the game goes on as before.
+        engine.send(&format!("set hash {mb}"));
+        engine.send(&format!("ping {round}"));
+        assert_eq!(engine.line(), format!("pong {round}"));
+        engine.send("go");
+        let lines = engine.until(|l| l.starts_with("==="));
+        let mv = reply_move(lines.last().unwrap());
+        assert!(legal(&pos, mv), "{mv:?} in {lines:?}");
+        pos = pos.try_play(mv).unwrap();
+        engine.send(&format!("move {}", gui_move(mv)));
+        let reply = pos.legal_moves().as_ref()[0];
+        pos = pos.try_play(reply).unwrap();
+        engine.send(&format!("move {}", gui_move(reply)));
+    }
+    engine.send("position");
+    assert_eq!(
+        engine.line(),
+        format!(
+            "position {}",
+            iago::othello::notation::format_position(&pos)
+        )
+    );
+    assert_eq!(engine.finish().1, Some(0));
+}
+
+/// A move as the GUI sends it: `D3`, or `PA` for a pass.
+fn gui_move(mv: Move) -> String {
+    mv.square()
+        .map_or("PA".into(), |_| mv.to_string().to_uppercase())
+}

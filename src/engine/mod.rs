@@ -463,6 +463,11 @@ impl<G: EngineGame> Engine<G> {
         self.settings.hash_mb = Some(mb);
         if let Some(searcher) = &mut self.searcher {
             searcher.set_hash_mb(mb);
+            if self.settings.player == Player::Search {
+                // Backing a new table with memory takes time (seconds for gigabytes):
+                // spent on this command rather than inside the next timed move.
+                searcher.allocate_tables();
+            }
         }
     }
 

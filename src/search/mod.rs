@@ -184,6 +184,8 @@ impl<G: Game> Searcher<G> {
             } else {
                 self.hash_mb
             };
+            // The old tables go first: both at once could need twice the memory.
+            (self.table, self.solver) = (None, None);
             self.table = Some(Table::new(midgame_mb));
             self.solver = othello.then(|| endgame::Solver::new(self.hash_mb / 2));
             self.table_mb = self.hash_mb;

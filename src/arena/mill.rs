@@ -62,7 +62,7 @@ pub enum Ending {
     Repetition,
     /// The move-count rule.
     MoveRule,
-    /// Stopped after [`MAX_PLIES`].
+    /// Stopped at the ply limit (`MAX_PLIES`).
     PlyLimit,
     /// An engine forfeited.
     Forfeit,

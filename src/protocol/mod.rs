@@ -67,7 +67,7 @@ pub trait Session {
 }
 
 /// The games the engine plays: `(EngineGame::ID, EngineGame::GTP_NAME)`. A new game
-/// implements [`EngineGame`] and adds one line here, in [`run_game`] and in
+/// implements [`EngineGame`] and adds one line here, in `run_game` and in
 /// `check_settings`.
 pub const GAMES: &[(&str, &str)] = &[
     (Position::ID, Position::GTP_NAME),

@@ -12,7 +12,7 @@
 //! come with less margin for the same confidence.
 //!
 //! The endgame solver uses the same idea against the exact score (a selective solve):
-//! see [`endgame_cut`].
+//! see [`endgame_fit`] and the solver's `probable_cut`.
 
 use crate::game::{Game, Score};
 

@@ -14,7 +14,8 @@
 //! - from [`ORDER_FROM`] empties: no table, fastest-first ordering;
 //! - five empties: moves in odd-parity quadrants first;
 //! - the last four empties: the squares themselves in parity order, no move
-//!   generation, and the last square's flips counted without making the move.
+//!   generation, a stability cutoff at four (not below: too rare to pay), and the last
+//!   square's flips counted without making the move.
 //!
 //! With several threads (from [`PARALLEL_FROM`] empties), all search the same position
 //! and share the table; at a table node each puts off the moves (but the first) that
@@ -1014,8 +1015,10 @@ fn last<K: Kernel>(k: K, p: u64, square: u32) -> i32 {
     if base > 0 { base + 1 } else { base - 1 }
 }
 
+/// A solver for exactly `$n` empties over `$next` for one fewer; with `$stability`, it
+/// tries the stability cutoff first.
 macro_rules! small_solver {
-    ($name:ident, $n:literal, $next:ident, $next_n:literal) => {
+    ($name:ident, $n:literal, $next:ident, $next_n:literal, $stability:literal) => {
         /// The exact score with exactly this many empties, given as squares.
         #[inline(always)]
         fn $name<K: Paths>(
@@ -1028,6 +1031,9 @@ macro_rules! small_solver {
         ) -> i32 {
             if ctx.watch.tick() {
                 return 0;
+            }
+            if $stability && let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
+                return ceiling;
             }
             let mut best = -65;
             for i in 0..$n {
@@ -1140,8 +1146,8 @@ fn solve2<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u
     if worst < 65 { worst } else { final_score(p, o) }
 }
 
-small_solver!(solve3, 3, solve2, 2);
-small_solver!(solve4, 4, solve3, 3);
+small_solver!(solve3, 3, solve2, 2, false);
+small_solver!(solve4, 4, solve3, 3, true);
 
 impl<G: Game> Run<'_, G> {
     /// The exact score of `pos` (in the search's units, fail-soft within the window)

@@ -395,7 +395,7 @@ const DEFER_FROM: u32 = 12;
 /// The stability cutoff is tried only where the opponent has this many discs more
 /// than it would need all stable to cut: stable discs are costly to count and are
 /// rarely nearly all of a colour.
-const STABILITY_SLACK: i32 = 3;
+const STABILITY_SLACK: i32 = 8;
 
 /// The recursive layers, instantiated per kernel (see the module comment). All but
 /// `pv` search the null window (`alpha`, `alpha + 1`).

@@ -244,15 +244,8 @@ fn bad_input_is_ignored_and_the_position_kept() {
     engine.send_bytes(b"\n");
     engine.send("ping 9");
     assert_eq!(engine.line(), "pong 9", "bad lines printed something");
-    engine.send("position");
     let after_d3 = Position::start().try_play("d3".parse().unwrap()).unwrap();
-    assert_eq!(
-        engine.line(),
-        format!(
-            "position {}",
-            iago::othello::notation::format_position(&after_d3)
-        )
-    );
+    assert_position(&mut engine, &after_d3);
     assert_eq!(engine.finish().1, Some(0));
 }
 
@@ -278,15 +271,17 @@ fn a_new_hash_size_between_moves_keeps_the_game() {
         pos = pos.try_play(reply).unwrap();
         engine.send(&format!("move {}", gui_move(reply)));
     }
+    assert_position(&mut engine, &pos);
+    assert_eq!(engine.finish().1, Some(0));
+}
+
+/// Asks the engine for its position and checks it is `pos`.
+fn assert_position(engine: &mut Engine, pos: &Position) {
     engine.send("position");
     assert_eq!(
         engine.line(),
-        format!(
-            "position {}",
-            iago::othello::notation::format_position(&pos)
-        )
+        format!("position {}", iago::othello::notation::format_position(pos))
     );
-    assert_eq!(engine.finish().1, Some(0));
 }
 
 /// A move as the GUI sends it: `D3`, or `PA` for a pass.

@@ -43,7 +43,8 @@ impl<T: Zeroable> LargeArray<T> {
         let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
             handle_alloc_error(layout)
         };
-        commit(raw, layout.size());
+        // SAFETY: `raw` is the allocation of `layout` just made.
+        unsafe { commit(raw, layout.size()) };
         LargeArray { ptr, len }
     }
 }
@@ -91,9 +92,14 @@ impl<T> DerefMut for LargeArray<T> {
 /// backs (and clears) them now. Untouched, a fresh table is backed page by page as the
 /// search first reaches each part of it, and the first searches pay for it: 0.1-0.2 s
 /// with 64 MiB of tables here, most of a fast move's time.
-fn commit(raw: *mut u8, size: usize) {
+///
+/// # Safety
+/// `raw` must point to a zeroed allocation of at least `size` bytes that nothing else
+/// uses yet.
+unsafe fn commit(raw: *mut u8, size: usize) {
     for offset in (0..size).step_by(4096) {
-        // SAFETY: inside the allocation just made; a zero leaves zeroed memory as it is.
+        // SAFETY: inside the allocation (the caller's promise); a zero leaves zeroed
+        // memory as it was.
         unsafe { raw.add(offset).write_volatile(0) };
     }
 }

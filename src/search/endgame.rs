@@ -1238,13 +1238,7 @@ pub(super) fn solve_position(
                 let started = std::thread::Builder::new()
                     .name("solver".into())
                     .spawn_scoped(scope, move || {
-                        let mut own = Watch {
-                            stop: finished,
-                            deadline,
-                            nodes: 0,
-                            node_limit: u64::MAX,
-                            aborted: false,
-                        };
+                        let mut own = Watch::new(finished, deadline, u64::MAX);
                         let ctx = &mut Ctx {
                             watch: &mut own,
                             shared,
@@ -1325,13 +1319,7 @@ mod tests {
 
     fn solve_with<K: Paths>(k: K, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let stop = AtomicBool::new(false);
-        let mut watch = Watch {
-            stop: &stop,
-            deadline: None,
-            nodes: 0,
-            node_limit: u64::MAX,
-            aborted: false,
-        };
+        let mut watch = Watch::new(&stop, None, u64::MAX);
         let table = Solver::new(1);
         let eval = |p: u64, o: u64| (p.count_ones() as i32 - o.count_ones() as i32) * DISC;
         let mut ctx = Ctx {

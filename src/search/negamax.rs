@@ -23,27 +23,57 @@ pub(crate) struct Watch<'a> {
     pub nodes: u64,
     pub node_limit: u64,
     pub aborted: bool,
+    /// The node count at which [`Watch::tick`] next looks beyond the count: the next
+    /// clock reading or the node limit, whichever comes first; zero once aborted.
+    next_check: u64,
 }
 
-impl Watch<'_> {
-    /// Counts a node; true once the search must stop. The clock and the flag are read
-    /// every 2048 nodes (well under a millisecond), the node limit at every node so that
-    /// node-limited searches are deterministic.
+/// The clock and the flag are read every this many nodes (well under a millisecond).
+const CHECK_EVERY: u64 = 2048;
+
+impl<'a> Watch<'a> {
+    /// A watch that has counted no node yet.
+    pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, node_limit: u64) -> Watch<'a> {
+        Watch {
+            stop,
+            deadline,
+            nodes: 0,
+            node_limit,
+            aborted: false,
+            next_check: node_limit.min(CHECK_EVERY),
+        }
+    }
+
+    /// Counts a node; true once the search must stop. The node limit is exact, so that
+    /// node-limited searches are deterministic. One comparison on the common path.
     #[inline(always)]
     pub fn tick(&mut self) -> bool {
-        // A search unwinding after the stop visits no more nodes, so none are counted.
+        self.nodes += 1;
+        if self.nodes < self.next_check {
+            return false;
+        }
+        self.check()
+    }
+
+    /// The slow path of [`Watch::tick`]: the limit, the flag and the clock.
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) -> bool {
         if self.aborted {
+            // A search unwinding after the stop visits no more nodes, so none are counted.
+            self.nodes -= 1;
             return true;
         }
-        self.nodes += 1;
         if self.nodes >= self.node_limit
-            || (self.nodes & 2047 == 0
-                && (self.stop.load(Ordering::Relaxed)
-                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
+            || self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
+            self.next_check = 0;
+            return true;
         }
-        self.aborted
+        self.next_check = self.node_limit.min((self.nodes | (CHECK_EVERY - 1)) + 1);
+        false
     }
 }
 

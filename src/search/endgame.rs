@@ -920,6 +920,12 @@ fn nws_ordered<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32
     if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
         return ceiling;
     }
+    if moves & (moves - 1) == 0 {
+        // A single move needs no ordering.
+        let square = moves.trailing_zeros();
+        let flipped = k.flips(square, p, o);
+        return -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
+    }
     // Below the table: fewer than `TABLE_FROM` empties, so as many moves at most.
     let mut list: MoveList<{ TABLE_FROM as usize - 1 }> = [(0, 0, 0); TABLE_FROM as usize - 1];
     let n = keyed_moves(k, ctx, p, o, moves, 64, &mut list);

@@ -1021,6 +1021,20 @@ fn last<K: Kernel>(k: K, p: u64, square: u32) -> i32 {
     if base > 0 { base + 1 } else { base - 1 }
 }
 
+/// `squares` without its `skip`th, in order.
+#[inline(always)]
+fn without<const N: usize, const M: usize>(squares: [u8; N], skip: usize) -> [u8; M] {
+    let mut rest = [0u8; M];
+    let mut r = 0;
+    for (j, &square) in squares.iter().enumerate() {
+        if j != skip {
+            rest[r] = square;
+            r += 1;
+        }
+    }
+    rest
+}
+
 /// A solver for exactly `$n` empties over `$next` for one fewer; with `$stability`, it
 /// tries the stability cutoff first.
 macro_rules! small_solver {
@@ -1051,14 +1065,7 @@ macro_rules! small_solver {
                 if flipped == 0 {
                     continue;
                 }
-                let mut rest = [0u8; $next_n];
-                let mut r = 0;
-                for (j, &s) in squares.iter().enumerate() {
-                    if j != i {
-                        rest[r] = s;
-                        r += 1;
-                    }
-                }
+                let rest: [u8; $next_n] = without(squares, i);
                 let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
                 let score = -$next(k, ctx, cp, co, -alpha - 1, rest);
                 if score > best {
@@ -1081,14 +1088,7 @@ macro_rules! small_solver {
                 if flipped == 0 {
                     continue;
                 }
-                let mut rest = [0u8; $next_n];
-                let mut r = 0;
-                for (j, &s) in squares.iter().enumerate() {
-                    if j != i {
-                        rest[r] = s;
-                        r += 1;
-                    }
-                }
+                let rest: [u8; $next_n] = without(squares, i);
                 let (cp, co) = (p ^ flipped, o ^ flipped ^ (1 << square));
                 let score = $next(k, ctx, cp, co, alpha, rest);
                 if score < best || best == -65 {

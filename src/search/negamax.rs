@@ -21,7 +21,7 @@ pub(crate) struct Watch<'a> {
     pub stop: &'a AtomicBool,
     pub deadline: Option<Instant>,
     pub nodes: u64,
-    pub node_limit: u64,
+    node_limit: u64,
     pub aborted: bool,
     /// The node count at which [`Watch::tick`] next looks beyond the count: the next
     /// clock reading or the node limit, whichever comes first; zero once aborted.

@@ -451,3 +451,50 @@ impl<G: Game> Run<'_, G> {
         pv
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_node_limit_is_exact_and_stopped_searches_count_no_more() {
+        let stop = AtomicBool::new(false);
+        let mut watch = Watch::new(&stop, None, 5000);
+        for node in 1..5000 {
+            assert!(!watch.tick(), "stopped early at node {node}");
+        }
+        assert!(watch.tick());
+        assert!(watch.aborted);
+        for _ in 0..10 {
+            assert!(watch.tick());
+        }
+        assert_eq!(watch.nodes, 5000);
+    }
+
+    #[test]
+    fn the_stop_flag_is_seen_within_one_check_interval() {
+        let stop = AtomicBool::new(false);
+        let mut watch = Watch::new(&stop, None, u64::MAX);
+        for _ in 0..3000 {
+            assert!(!watch.tick());
+        }
+        stop.store(true, Ordering::Relaxed);
+        let mut more = 0;
+        while !watch.tick() {
+            more += 1;
+            assert!(more < CHECK_EVERY, "the flag was not read");
+        }
+        // Read at the next multiple of the interval: node 4096.
+        assert_eq!(watch.nodes, 2 * CHECK_EVERY);
+        assert!(watch.tick());
+        assert_eq!(watch.nodes, 2 * CHECK_EVERY);
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_search() {
+        let stop = AtomicBool::new(false);
+        let mut watch = Watch::new(&stop, Some(Instant::now()), u64::MAX);
+        let stopped_at = (1..=CHECK_EVERY).find(|_| watch.tick());
+        assert_eq!(stopped_at, Some(CHECK_EVERY));
+    }
+}

@@ -22,6 +22,7 @@ pub(crate) struct Watch<'a> {
     pub deadline: Option<Instant>,
     pub nodes: u64,
     node_limit: u64,
+    /// Set by [`Watch::tick`] alone (which also stops counting then); read it freely.
     pub aborted: bool,
     /// The node count at which [`Watch::tick`] next looks beyond the count: the next
     /// clock reading or the node limit, whichever comes first; zero once aborted.

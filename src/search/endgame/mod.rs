@@ -25,24 +25,31 @@
 //! The recursion is written once, generic over the move-generation [`Kernel`], and
 //! instantiated per kernel inside functions compiled with that kernel's CPU features.
 //! Scores here are in discs; the search converts them to its units.
+//!
+//! Submodules: [`table`] holds the solver's transposition table, [`last`] the solvers
+//! for the last four empties; the layers above them are here.
+
+mod last;
+mod table;
 
 use std::any::Any;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 
 use crate::game::{Color, Game, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
-use crate::othello::position::{DISC, Position, mix64};
+use crate::othello::position::{DISC, Position};
 
 use super::as_othello;
-use super::busy::BusyMarks;
-use super::memory::LargeArray;
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
 use super::probcut;
 use super::probcut_params::ENDGAME_DEPTH;
-use super::slot::Slot;
 use super::stability::stable_discs;
+
+use last::{small, solve2, solve3, solve4};
+pub use table::Solver;
+use table::{EXACT, table_key};
 
 /// The four 4x4 quadrants: parity counts empties per quadrant.
 const QUADRANTS: [u64; 4] = [
@@ -51,216 +58,6 @@ const QUADRANTS: [u64; 4] = [
     0x0F0F_0F0F_0000_0000,
     0xF0F0_F0F0_0000_0000,
 ];
-
-/// The solver's table: lower and upper bounds on exact scores, and the best move;
-/// beside it, the values of the shallow searches that order the moves at many empties.
-/// Shared by the threads of a parallel solve, without locks (see [`Slot`]).
-pub struct Solver {
-    entries: LargeArray<Slot>,
-    mask: usize,
-    age: u8,
-    epoch: u8,
-    orderings: LargeArray<AtomicU64>,
-    /// The positions the threads of a parallel solve are searching now.
-    busy: BusyMarks,
-}
-
-/// A shallow full-window search's value: exact at its depth, so it serves every later
-/// ordering of the same position (the selective solves and the exact one visit the
-/// same nodes, each ordering their moves again).
-#[derive(Clone, Copy)]
-struct Ordering {
-    /// The key's high half.
-    check: u32,
-    value: i16,
-    depth: u8,
-    epoch: u8,
-}
-
-impl Ordering {
-    fn pack(self) -> u64 {
-        u64::from(self.check)
-            | u64::from(self.value as u16) << 32
-            | u64::from(self.depth) << 48
-            | u64::from(self.epoch) << 56
-    }
-
-    fn unpack(bits: u64) -> Ordering {
-        Ordering {
-            check: bits as u32,
-            value: (bits >> 32) as u16 as i16,
-            depth: (bits >> 48) as u8,
-            epoch: (bits >> 56) as u8,
-        }
-    }
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    key: u64,
-    lower: i8,
-    upper: i8,
-    /// Best move square, 64 for none.
-    mv: u8,
-    empties: u8,
-    /// Selectivity of the search that found the bounds ([`EXACT`] for exact ones).
-    level: u8,
-    age: u8,
-    epoch: u8,
-}
-
-impl Entry {
-    fn pack(self) -> (u64, u64) {
-        let data = u64::from(self.lower as u8)
-            | u64::from(self.upper as u8) << 8
-            | u64::from(self.mv) << 16
-            | u64::from(self.empties) << 24
-            | u64::from(self.level) << 32
-            | u64::from(self.age) << 40
-            | u64::from(self.epoch) << 48;
-        (self.key, data)
-    }
-
-    fn unpack((key, data): (u64, u64)) -> Entry {
-        Entry {
-            key,
-            lower: data as u8 as i8,
-            upper: (data >> 8) as u8 as i8,
-            mv: (data >> 16) as u8,
-            empties: (data >> 24) as u8,
-            level: (data >> 32) as u8,
-            age: (data >> 40) as u8,
-            epoch: (data >> 48) as u8,
-        }
-    }
-}
-
-/// The level of exact results; selective solves have lower levels.
-const EXACT: u8 = u8::MAX;
-
-const BUCKET: usize = 4;
-
-impl Solver {
-    /// A solver whose table takes about `megabytes` MiB.
-    pub fn new(megabytes: usize) -> Solver {
-        let bytes = megabytes.max(1) << 20;
-        let per_bucket = std::mem::size_of::<Slot>() * BUCKET;
-        let mut buckets = 1usize;
-        while buckets * 2 * per_bucket <= bytes {
-            buckets *= 2;
-        }
-        Solver {
-            entries: LargeArray::zeroed(buckets * BUCKET),
-            mask: buckets - 1,
-            age: 0,
-            epoch: 1,
-            // An eighth as many entries as the table, direct-mapped (a collision can
-            // only misorder moves, never change a score).
-            orderings: LargeArray::zeroed(buckets * BUCKET / 8),
-            busy: BusyMarks::default(),
-        }
-    }
-
-    /// Forgets every entry (they stay true, but a cleared searcher must not depend on
-    /// earlier searches).
-    pub fn clear(&mut self) {
-        self.age = 0;
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.entries.iter_mut().for_each(Slot::clear);
-            self.orderings.iter_mut().for_each(|e| *e.get_mut() = 0);
-            self.epoch = 1;
-        }
-    }
-
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
-    }
-
-    #[inline]
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let start = (key as usize & self.mask) * BUCKET;
-        self.entries[start..start + BUCKET]
-            .iter()
-            .map(|slot| Entry::unpack(slot.load()))
-            .find(|e| e.key == key && e.epoch == self.epoch)
-    }
-
-    /// Starts loading the bucket of `key` into the cache (a later probe finds it
-    /// there instead of waiting for memory).
-    #[inline(always)]
-    fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let start = (key as usize & self.mask) * BUCKET;
-            let address = self.entries[start..].as_ptr().cast::<i8>();
-            // SAFETY: a prefetch has no effect on memory or program state.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address);
-            }
-        }
-    }
-
-    /// The remembered value of a shallow search of at least `depth` plies.
-    #[inline(always)]
-    fn ordering(&self, key: u64, depth: u8) -> Option<Score> {
-        let slot = key as usize & (self.orderings.len() - 1);
-        let e = Ordering::unpack(self.orderings[slot].load(Relaxed));
-        (e.check == (key >> 32) as u32 && e.epoch == self.epoch && e.depth >= depth)
-            .then_some(Score::from(e.value))
-    }
-
-    #[inline(always)]
-    fn remember_ordering(&self, key: u64, depth: u8, value: Score) {
-        let slot = key as usize & (self.orderings.len() - 1);
-        let entry = Ordering {
-            check: (key >> 32) as u32,
-            value: value.clamp(Score::from(i16::MIN), Score::from(i16::MAX)) as i16,
-            depth,
-            epoch: self.epoch,
-        };
-        self.orderings[slot].store(entry.pack(), Relaxed);
-    }
-
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn store(&self, key: u64, empties: u32, level: u8, lower: i32, upper: i32, mv: u8) {
-        let start = (key as usize & self.mask) * BUCKET;
-        let (age, epoch) = (self.age, self.epoch);
-        let bucket = &self.entries[start..start + BUCKET];
-        let mut victim = 0;
-        let mut worth = i32::MAX;
-        for (i, e) in bucket
-            .iter()
-            .map(|slot| Entry::unpack(slot.load()))
-            .enumerate()
-        {
-            if e.epoch != epoch || e.key == key {
-                victim = i;
-                break;
-            }
-            let w = i32::from(e.empties) - 2 * i32::from(age.wrapping_sub(e.age));
-            if w < worth {
-                victim = i;
-                worth = w;
-            }
-        }
-        bucket[victim].save(
-            Entry {
-                key,
-                lower: lower.clamp(-64, 64) as i8,
-                upper: upper.clamp(-64, 64) as i8,
-                mv,
-                empties: empties as u8,
-                level,
-                age,
-                epoch,
-            }
-            .pack(),
-        );
-    }
-}
 
 /// Everything the recursion needs besides the position: this thread's node count and
 /// clock, and what the threads of a solve share.
@@ -500,29 +297,6 @@ fn odd_quadrants(empty: u64) -> u64 {
     odd
 }
 
-/// The squares next to each square: a move there must flip one of them.
-static NEIGHBOURS: [u64; 64] = {
-    let mut table = [0u64; 64];
-    let mut square = 0;
-    while square < 64 {
-        let (col, row) = ((square % 8) as i32, (square / 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (c, r) = (col + dc, row + dr);
-                if (dc != 0 || dr != 0) && c >= 0 && c < 8 && r >= 0 && r < 8 {
-                    table[square] |= 1u64 << (r * 8 + c);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
-        square += 1;
-    }
-    table
-};
-
 /// The null-window search at any number of empties.
 #[inline(always)]
 fn nws<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
@@ -655,12 +429,6 @@ fn pick<const N: usize>(list: &mut MoveList<N>, i: usize, n: usize) -> (u8, u64)
     }
     list.swap(i, top);
     (list[i].1, list[i].2)
-}
-
-/// The table key of a position.
-#[inline(always)]
-fn table_key(p: u64, o: u64) -> u64 {
-    mix64(p ^ mix64(o))
 }
 
 /// A principal-variation node: window (`alpha`, `beta`) wider than null.
@@ -977,184 +745,6 @@ fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 
     best
 }
 
-/// The last four empties or fewer: the squares in parity order (odd quadrants first),
-/// tried directly without a move list.
-#[inline(always)]
-fn small<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-    let empty = !(p | o);
-    let mut squares = [0u8; 4];
-    let mut n = 0;
-    let odd = parity_first(ctx, empty);
-    for part in [empty & odd, empty & !odd] {
-        for square in Squares(part) {
-            squares[n] = square as u8;
-            n += 1;
-        }
-    }
-    match n {
-        0 => final_score(p, o),
-        1 => {
-            ctx.watch.tick();
-            last(k, p, squares[0] as u32)
-        }
-        2 => k.solve2(ctx, p, o, alpha, [squares[0], squares[1]]),
-        3 => k.solve3(ctx, p, o, alpha, [squares[0], squares[1], squares[2]]),
-        _ => k.solve4(ctx, p, o, alpha, squares),
-    }
-}
-
-/// The score with one empty square left: whoever can play there does (the mover
-/// first), flips counted without making the move.
-#[inline(always)]
-fn last<K: Kernel>(k: K, p: u64, square: u32) -> i32 {
-    let base = 2 * p.count_ones() as i32 - 63;
-    let mine = k.last_flip_count(square, p) as i32;
-    if mine > 0 {
-        return base + 2 * mine + 1;
-    }
-    let o = !p & !(1u64 << square);
-    let theirs = k.last_flip_count(square, o) as i32;
-    if theirs > 0 {
-        return base - 2 * theirs - 1;
-    }
-    // Nobody can play: the empty goes to the winner (63 discs never tie).
-    if base > 0 { base + 1 } else { base - 1 }
-}
-
-/// `squares` without its `skip`th, in order.
-#[inline(always)]
-fn without<const N: usize, const M: usize>(squares: [u8; N], skip: usize) -> [u8; M] {
-    let mut rest = [0u8; M];
-    let mut r = 0;
-    for (j, &square) in squares.iter().enumerate() {
-        if j != skip {
-            rest[r] = square;
-            r += 1;
-        }
-    }
-    rest
-}
-
-/// A solver for exactly `$n` empties over `$next` for one fewer; with `$stability`, it
-/// tries the stability cutoff first.
-macro_rules! small_solver {
-    ($name:ident, $n:literal, $next:ident, $next_n:literal, $stability:literal) => {
-        /// The exact score with exactly this many empties, given as squares.
-        #[inline(always)]
-        fn $name<K: Paths>(
-            k: K,
-            ctx: &mut Ctx,
-            p: u64,
-            o: u64,
-            alpha: i32,
-            squares: [u8; $n],
-        ) -> i32 {
-            if ctx.watch.tick() {
-                return 0;
-            }
-            if $stability && let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
-                return ceiling;
-            }
-            let mut best = -65;
-            for i in 0..$n {
-                let square = u32::from(squares[i]);
-                if NEIGHBOURS[square as usize] & o == 0 {
-                    continue;
-                }
-                let flipped = k.flips(square, p, o);
-                if flipped == 0 {
-                    continue;
-                }
-                let rest: [u8; $next_n] = without(squares, i);
-                let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-                let score = -$next(k, ctx, cp, co, -alpha - 1, rest);
-                if score > best {
-                    best = score;
-                    if score > alpha {
-                        return best;
-                    }
-                }
-            }
-            if best > -65 {
-                return best;
-            }
-            // A pass: the opponent's moves, if any.
-            for i in 0..$n {
-                let square = u32::from(squares[i]);
-                if NEIGHBOURS[square as usize] & p == 0 {
-                    continue;
-                }
-                let flipped = k.flips(square, o, p);
-                if flipped == 0 {
-                    continue;
-                }
-                let rest: [u8; $next_n] = without(squares, i);
-                let (cp, co) = (p ^ flipped, o ^ flipped ^ (1 << square));
-                let score = $next(k, ctx, cp, co, alpha, rest);
-                if score < best || best == -65 {
-                    best = score;
-                    if score <= alpha {
-                        return best;
-                    }
-                }
-            }
-            if best > -65 { best } else { final_score(p, o) }
-        }
-    };
-}
-
-/// Two empties: the children are scored by [`last`].
-#[inline(always)]
-fn solve2<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, squares: [u8; 2]) -> i32 {
-    if ctx.watch.tick() {
-        return 0;
-    }
-    let mut best = -65;
-    for (square, other) in [(squares[0], squares[1]), (squares[1], squares[0])] {
-        let square = u32::from(square);
-        if NEIGHBOURS[square as usize] & o == 0 {
-            continue;
-        }
-        let flipped = k.flips(square, p, o);
-        if flipped == 0 {
-            continue;
-        }
-        let score = -last(k, o ^ flipped, u32::from(other));
-        if score > best {
-            best = score;
-            if score > alpha {
-                return best;
-            }
-        }
-    }
-    if best > -65 {
-        return best;
-    }
-    // A pass: the opponent's moves, if any (scores from the mover's side).
-    let mut worst = 65;
-    for (square, other) in [(squares[0], squares[1]), (squares[1], squares[0])] {
-        let square = u32::from(square);
-        if NEIGHBOURS[square as usize] & p == 0 {
-            continue;
-        }
-        let flipped = k.flips(square, o, p);
-        if flipped == 0 {
-            continue;
-        }
-        let score = last(k, p ^ flipped, u32::from(other));
-        if score < worst {
-            worst = score;
-            if score <= alpha {
-                return worst;
-            }
-        }
-    }
-    if worst < 65 { worst } else { final_score(p, o) }
-}
-
-small_solver!(solve3, 3, solve2, 2, false);
-small_solver!(solve4, 4, solve3, 3, true);
-
 impl<G: Game> Run<'_, G> {
     /// The exact score of `pos` (in the search's units, fail-soft within the window)
     /// when the search at `depth` reaches the end of an Othello game from here.
@@ -1273,7 +863,7 @@ pub(super) fn solve_position(
 mod tests {
     use super::*;
     use crate::othello::bitboard;
-    use std::sync::atomic::AtomicBool;
+    use crate::othello::position::mix64;
 
     /// Plain alpha-beta to the end of the game, no ordering: the reference.
     fn reference(p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {

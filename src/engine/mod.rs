@@ -255,6 +255,37 @@ pub struct Choice<M> {
     pub from_book: bool,
 }
 
+impl<M: Clone> Choice<M> {
+    /// A move made without a search or the book (a forced pass, the random player's).
+    fn unsearched(mv: Option<M>) -> Choice<M> {
+        Choice {
+            pv: mv.clone().into_iter().collect(),
+            mv,
+            score: 0,
+            depth: 0,
+            confidence: Confidence::Heuristic,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            from_book: false,
+        }
+    }
+}
+
+impl<M> From<SearchReport<M>> for Choice<M> {
+    fn from(report: SearchReport<M>) -> Choice<M> {
+        Choice {
+            mv: report.best_move,
+            score: report.score,
+            depth: report.depth,
+            confidence: report.confidence,
+            pv: report.pv,
+            nodes: report.nodes,
+            elapsed: report.elapsed,
+            from_book: false,
+        }
+    }
+}
+
 /// One scored move of a hint.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HintLine<M> {
@@ -610,16 +641,9 @@ impl<G: EngineGame> Engine<G> {
                     wake: &*wake,
                 };
                 let outcome = match job {
-                    Job::Go { .. } if player == Player::Random => Outcome::Move(Choice {
-                        mv: random_move,
-                        score: 0,
-                        depth: 0,
-                        confidence: Confidence::Heuristic,
-                        pv: random_move.into_iter().collect(),
-                        nodes: 0,
-                        elapsed: Duration::ZERO,
-                        from_book: false,
-                    }),
+                    Job::Go { .. } if player == Player::Random => {
+                        Outcome::Move(Choice::unsearched(random_move))
+                    }
                     Job::Go { limits } => go(
                         &record.current(),
                         &limits,
@@ -797,16 +821,7 @@ fn go<G: EngineGame>(
     context: &JobContext,
 ) -> Outcome<G::Move> {
     if let Some(pass) = pos.forced_pass() {
-        return Outcome::Move(Choice {
-            mv: Some(pass),
-            score: 0,
-            depth: 0,
-            confidence: Confidence::Heuristic,
-            pv: vec![pass],
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            from_book: false,
-        });
+        return Outcome::Move(Choice::unsearched(Some(pass)));
     }
     if let Some(book) = book
         && let Ok(book) = book.lock()
@@ -827,17 +842,7 @@ fn go<G: EngineGame>(
             from_book: true,
         });
     }
-    let report = search(pos, limits, searcher, context);
-    Outcome::Move(Choice {
-        mv: report.best_move,
-        score: report.score,
-        depth: report.depth,
-        confidence: report.confidence,
-        pv: report.pv,
-        nodes: report.nodes,
-        elapsed: report.elapsed,
-        from_book: false,
-    })
+    Outcome::Move(search(pos, limits, searcher, context).into())
 }
 
 /// One search, reporting each iteration as progress.

@@ -1,11 +1,13 @@
 //! The protocol-neutral engine controller: it owns the game record, the searcher and the
 //! book, runs every long request (search, hint, analysis, learning, perft) as a job on its
 //! own thread with a stop flag, and hands results back as values. The protocols
-//! (`crate::protocol`) turn text into calls here and values into text.
+//! (`crate::protocol`) turn text into calls here and values into text. What each job
+//! does on that thread is in `jobs.rs`.
 //!
 //! Everything game-specific the protocols need goes through [`EngineGame`]; Othello is its
 //! first implementation (`othello.rs`).
 
+mod jobs;
 pub mod mill;
 pub mod othello;
 
@@ -22,6 +24,8 @@ use crate::book::BookChoice;
 use crate::eval::Evaluator;
 use crate::game::{Game, Score};
 use crate::search::{Clock, Confidence, Limits, SearchReport, Searcher, Variety};
+
+use jobs::{JobContext, analyze, go, hint, learn, perft};
 
 /// What the protocols need to know about a game beyond what the search needs.
 pub trait EngineGame: Game + PartialEq {
@@ -241,6 +245,9 @@ pub enum Job {
     Perft { depth: u32 },
 }
 
+/// The book as the engine and its job thread share it.
+type SharedBook<G> = Arc<Mutex<Box<dyn EngineBook<G>>>>;
+
 /// A move chosen by [`Job::Go`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice<M> {
@@ -356,7 +363,7 @@ pub struct Engine<G: EngineGame> {
     /// `None` while a job has it.
     searcher: Option<Searcher<G>>,
     evaluator: Box<dyn Evaluator<G>>,
-    book: Option<Arc<Mutex<Box<dyn EngineBook<G>>>>>,
+    book: Option<SharedBook<G>>,
     rng: StdRng,
     running: Option<Running<G>>,
     /// Progress of the last job that was not taken before it finished.
@@ -785,220 +792,6 @@ impl<G: EngineGame> Drop for Engine<G> {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// What a job thread shares with the controller.
-struct JobContext<'a> {
-    stop: &'a AtomicBool,
-    progress: &'a Mutex<Vec<Progress>>,
-    wake: &'a (dyn Fn() + Send + Sync),
-}
-
-impl JobContext<'_> {
-    fn report(&self, item: Progress) {
-        if let Ok(mut progress) = self.progress.lock() {
-            // Bounded: a client that never reads progress cannot make it grow forever.
-            if progress.len() < 4096 {
-                progress.push(item);
-            }
-        }
-        (self.wake)();
-    }
-
-    fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-}
-
-type SharedBook<G> = Arc<Mutex<Box<dyn EngineBook<G>>>>;
-
-fn go<G: EngineGame>(
-    pos: &G,
-    limits: &Limits,
-    book: Option<&SharedBook<G>>,
-    mut rng: Option<StdRng>,
-    searcher: &mut Searcher<G>,
-    context: &JobContext,
-) -> Outcome<G::Move> {
-    if let Some(pass) = pos.forced_pass() {
-        return Outcome::Move(Choice::unsearched(Some(pass)));
-    }
-    if let Some(book) = book
-        && let Ok(book) = book.lock()
-        && let Some(hint) = book.choose(pos, rng.as_mut())
-    {
-        return Outcome::Move(Choice {
-            mv: Some(hint.mv),
-            score: hint.score,
-            depth: hint.depth,
-            confidence: if hint.exact {
-                Confidence::Exact
-            } else {
-                Confidence::Heuristic
-            },
-            pv: hint.pv,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            from_book: true,
-        });
-    }
-    Outcome::Move(search(pos, limits, searcher, context).into())
-}
-
-/// One search, reporting each iteration as progress.
-fn search<G: EngineGame>(
-    pos: &G,
-    limits: &Limits,
-    searcher: &mut Searcher<G>,
-    context: &JobContext,
-) -> SearchReport<G::Move> {
-    searcher.search(pos, limits, context.stop, &mut |report| {
-        context.report(Progress::Iteration {
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-        })
-    })
-}
-
-/// The best `count` moves: book moves first, then searched moves. One move is a plain
-/// search; several search every move one ply deeper and keep the best.
-fn hint<G: EngineGame>(
-    pos: &G,
-    count: usize,
-    limits: &Limits,
-    book: Option<&SharedBook<G>>,
-    searcher: &mut Searcher<G>,
-    context: &JobContext,
-) -> Vec<HintLine<G::Move>> {
-    let count = count.max(1);
-    let mut lines: Vec<HintLine<G::Move>> = Vec::new();
-    if let Some(book) = book
-        && let Ok(book) = book.lock()
-    {
-        for hint in book.hints(pos).into_iter().take(count) {
-            lines.push(HintLine {
-                pv: hint.pv,
-                score: hint.score,
-                depth: hint.depth,
-                confidence: if hint.exact {
-                    Confidence::Exact
-                } else {
-                    Confidence::Heuristic
-                },
-                book_games: Some(hint.games),
-            });
-        }
-    }
-    let moves = pos.legal_moves();
-    let remaining: Vec<G::Move> = moves
-        .as_ref()
-        .iter()
-        .copied()
-        .filter(|mv| !lines.iter().any(|line| line.pv.first() == Some(mv)))
-        .collect();
-    let wanted = count.saturating_sub(lines.len()).min(remaining.len());
-    if wanted == 0 {
-        return lines;
-    }
-    if wanted == 1 && lines.is_empty() {
-        let report = search(pos, limits, searcher, context);
-        if !context.stopped() || report.depth > 0 {
-            lines.push(HintLine {
-                pv: report.pv,
-                score: report.score,
-                depth: report.depth,
-                confidence: report.confidence,
-                book_games: None,
-            });
-        }
-        return lines;
-    }
-    let child_limits = Limits {
-        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
-        ..limits.clone()
-    };
-    let mut searched: Vec<HintLine<G::Move>> = Vec::new();
-    for mv in remaining {
-        if context.stopped() {
-            break;
-        }
-        let child = pos.play(mv);
-        let mut pv = vec![mv];
-        let (score, depth, confidence) = if child.is_game_over() {
-            (-child.final_score(), 1, Confidence::Exact)
-        } else {
-            let report = search(&child, &child_limits, searcher, context);
-            pv.extend(report.pv);
-            (-report.score, report.depth + 1, report.confidence)
-        };
-        searched.push(HintLine {
-            pv,
-            score,
-            depth,
-            confidence,
-            book_games: None,
-        });
-    }
-    searched.sort_by_key(|line| -line.score);
-    lines.extend(searched.into_iter().take(wanted));
-    lines
-}
-
-/// Scores every position of the game, from the last to the first.
-fn analyze<G: EngineGame>(
-    record: &Record<G>,
-    limits: &Limits,
-    searcher: &mut Searcher<G>,
-    context: &JobContext,
-) {
-    for moves_made in (0..=record.moves.len()).rev() {
-        if context.stopped() {
-            return;
-        }
-        let pos = record.position_after(moves_made);
-        let score = if pos.is_game_over() {
-            pos.final_score()
-        } else {
-            search(&pos, limits, searcher, context).score
-        };
-        if context.stopped() {
-            return;
-        }
-        context.report(Progress::Analysis { moves_made, score });
-    }
-}
-
-/// Perft that checks `stop` between subtrees small enough to count in a moment.
-fn perft<G: EngineGame>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    const SMALL: u32 = 8;
-    if depth <= SMALL {
-        return Some(pos.perft(depth));
-    }
-    let moves = pos.legal_moves();
-    if moves.as_ref().is_empty() {
-        return Some(1);
-    }
-    let mut total = 0;
-    for &mv in moves.as_ref() {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        total += perft(&pos.play(mv), depth - 1, stop)?;
-    }
-    Some(total)
-}
-
-fn learn<G: EngineGame>(
-    record: &Record<G>,
-    book: Option<&SharedBook<G>>,
-    searcher: &mut Searcher<G>,
-) -> Result<String, String> {
-    let book = book.ok_or("no book to learn into (--book none)")?;
-    let mut book = book
-        .lock()
-        .map_err(|_| "the book is unusable".to_string())?;
-    let moves: Vec<G::Move> = record.moves.iter().map(|played| played.mv).collect();
-    book.learn(&record.start, &moves, searcher)
 }
 
 #[cfg(test)]

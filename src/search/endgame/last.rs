@@ -75,15 +75,9 @@ fn last<K: Kernel>(k: K, p: u64, square: u32) -> i32 {
 /// `squares` without its `skip`th, in order.
 #[inline(always)]
 fn without<const N: usize, const M: usize>(squares: [u8; N], skip: usize) -> [u8; M] {
-    let mut rest = [0u8; M];
-    let mut r = 0;
-    for (j, &square) in squares.iter().enumerate() {
-        if j != skip {
-            rest[r] = square;
-            r += 1;
-        }
-    }
-    rest
+    // Indexed without a branch: the skipped square changes at every call, so a branch
+    // on it would often be mispredicted.
+    std::array::from_fn(|r| squares[r + usize::from(r >= skip)])
 }
 
 /// A solver for exactly `$n` empties over `$next` for one fewer; with `$stability`, it

@@ -500,13 +500,7 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
         }
     }
     if use_table {
-        let (lower, upper) = if best >= beta {
-            (best, 64)
-        } else if best > original_alpha {
-            (best, best)
-        } else {
-            (-64, best)
-        };
+        let (lower, upper) = proven_bounds(best, original_alpha, beta);
         ctx.shared
             .table
             .store(key, empties, ctx.shared.level, lower, upper, best_move);
@@ -647,15 +641,24 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
             }
         }
     }
-    let (lower, upper) = if best > alpha {
-        (best, 64)
-    } else {
-        (-64, best)
-    };
+    let (lower, upper) = proven_bounds(best, alpha, alpha + 1);
     ctx.shared
         .table
         .store(key, empties, ctx.shared.level, lower, upper, best_move);
     best
+}
+
+/// The bounds on the exact score that a fail-soft result `best` of the window
+/// (`alpha`, `beta`) proves.
+#[inline(always)]
+fn proven_bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if best >= beta {
+        (best, 64)
+    } else if best > alpha {
+        (best, best)
+    } else {
+        (-64, best)
+    }
 }
 
 /// A child of a table node, marked busy while it is searched where other threads could

@@ -51,14 +51,10 @@ pub(super) fn go<G: EngineGame>(
         && let Some(hint) = book.choose(pos, rng.as_mut())
     {
         return Outcome::Move(Choice {
+            confidence: hint.confidence(),
             mv: Some(hint.mv),
             score: hint.score,
             depth: hint.depth,
-            confidence: if hint.exact {
-                Confidence::Exact
-            } else {
-                Confidence::Heuristic
-            },
             pv: hint.pv,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -100,14 +96,10 @@ pub(super) fn hint<G: EngineGame>(
     {
         for hint in book.hints(pos).into_iter().take(count) {
             lines.push(HintLine {
+                confidence: hint.confidence(),
                 pv: hint.pv,
                 score: hint.score,
                 depth: hint.depth,
-                confidence: if hint.exact {
-                    Confidence::Exact
-                } else {
-                    Confidence::Heuristic
-                },
                 book_games: Some(hint.games),
             });
         }

@@ -103,6 +103,17 @@ pub struct BookHint<M> {
     pub exact: bool,
 }
 
+impl<M> BookHint<M> {
+    /// How sure the book's score is.
+    pub fn confidence(&self) -> Confidence {
+        if self.exact {
+            Confidence::Exact
+        } else {
+            Confidence::Heuristic
+        }
+    }
+}
+
 /// What the engine needs from an opening book.
 pub trait EngineBook<G: Game>: Send {
     /// The move to play from the book, if any (a seeded `rng` allows variety).

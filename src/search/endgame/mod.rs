@@ -312,6 +312,27 @@ fn nws<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     }
 }
 
+/// The start of a null-window node with a move list: the node count, the end of the
+/// game or a pass, and the stability cutoff. `Ok` holds the mover's legal moves (at least
+/// one); `Err` the node's score.
+#[inline(always)]
+fn enter_nws<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> Result<u64, i32> {
+    if ctx.watch.tick() {
+        return Err(0);
+    }
+    let moves = k.legal_moves(p, o);
+    if moves == 0 {
+        if k.legal_moves(o, p) == 0 {
+            return Err(final_score(p, o));
+        }
+        return Err(-nws(k, ctx, o, p, -alpha - 1));
+    }
+    match stability_cut(ctx, p, o, alpha) {
+        Some(ceiling) => Err(ceiling),
+        None => Ok(moves),
+    }
+}
+
 /// The opponent keeps its stable discs, so the mover cannot score above
 /// `64 - 2 * stable`: that ceiling when it is at most `alpha`.
 #[inline(always)]
@@ -512,20 +533,11 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
 /// transposition cutoffs, the full ordering key.
 #[inline(always)]
 fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-    if ctx.watch.tick() {
-        return 0;
-    }
+    let moves = match enter_nws(k, ctx, p, o, alpha) {
+        Ok(moves) => moves,
+        Err(score) => return score,
+    };
     let empties = (!(p | o)).count_ones();
-    let moves = k.legal_moves(p, o);
-    if moves == 0 {
-        if k.legal_moves(o, p) == 0 {
-            return final_score(p, o);
-        }
-        return -nws(k, ctx, o, p, -alpha - 1);
-    }
-    if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
-        return ceiling;
-    }
     let key = table_key(p, o);
     let mut hash_move = 64;
     // A search of this position failed low here before (a selective one, or the
@@ -678,19 +690,10 @@ fn child<K: Paths>(k: K, ctx: &mut Ctx, cp: u64, co: u64, alpha: i32, mark: bool
 /// A null-window node below the table: stability cutoff and fastest-first ordering.
 #[inline(always)]
 fn nws_ordered<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-    if ctx.watch.tick() {
-        return 0;
-    }
-    let moves = k.legal_moves(p, o);
-    if moves == 0 {
-        if k.legal_moves(o, p) == 0 {
-            return final_score(p, o);
-        }
-        return -nws(k, ctx, o, p, -alpha - 1);
-    }
-    if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
-        return ceiling;
-    }
+    let moves = match enter_nws(k, ctx, p, o, alpha) {
+        Ok(moves) => moves,
+        Err(score) => return score,
+    };
     if moves & (moves - 1) == 0 {
         // A single move needs no ordering.
         let square = moves.trailing_zeros();
@@ -717,20 +720,11 @@ fn nws_ordered<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32
 /// A null-window node with few empties: stability cutoff, moves in odd quadrants first.
 #[inline(always)]
 fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
-    if ctx.watch.tick() {
-        return 0;
-    }
+    let moves = match enter_nws(k, ctx, p, o, alpha) {
+        Ok(moves) => moves,
+        Err(score) => return score,
+    };
     let empty = !(p | o);
-    let moves = k.legal_moves(p, o);
-    if moves == 0 {
-        if k.legal_moves(o, p) == 0 {
-            return final_score(p, o);
-        }
-        return -nws(k, ctx, o, p, -alpha - 1);
-    }
-    if let Some(ceiling) = stability_cut(ctx, p, o, alpha) {
-        return ceiling;
-    }
     let odd = parity_first(ctx, empty);
     let mut best = -65;
     for squares in [moves & odd, moves & !odd] {

@@ -19,6 +19,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago mill-eval-match A B [OPTIONS] Mill games between two evaluators
        iago fit-probcut --wthor DIR [OPTIONS]  fit the ProbCut parameters
        iago help
+       iago version                       print the version
 
 Run `iago SUBCOMMAND --help` for a subcommand's options.";
 
@@ -44,6 +45,10 @@ fn main() -> ExitCode {
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
+            Ok(())
+        }
+        Some("version" | "--version" | "-V") => {
+            println!("iago {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
         _ => cli::engine::run(&args),

@@ -1,5 +1,5 @@
-//! `iago solve` and `iago bench` through the real binary, and the option errors every
-//! subcommand shares.
+//! `iago solve` and `iago bench` through the real binary, the option errors every
+//! subcommand shares, and `iago --version`.
 
 use std::process::{Command, Output};
 
@@ -64,6 +64,19 @@ fn bench_signature_repeats() {
     let a = signature(iago(&["bench", "--depth", "5"]));
     let b = signature(iago(&["bench", "--depth", "5"]));
     assert_eq!(a, b);
+}
+
+#[test]
+fn version_is_printed_in_each_usual_spelling() {
+    for flag in ["--version", "-V", "version"] {
+        let output = iago(&[flag]);
+        assert!(output.status.success(), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stdout),
+            format!("iago {}\n", env!("CARGO_PKG_VERSION")),
+            "{flag}"
+        );
+    }
 }
 
 #[test]

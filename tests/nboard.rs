@@ -1,6 +1,7 @@
 //! NBoard through the real binary: the recorded GUI session replayed, ping during a long
 //! search, passes, book hints and bad input.
 
+mod common;
 mod protocol_io;
 
 use iago::game::Game;
@@ -288,4 +289,139 @@ fn assert_position(engine: &mut Engine, pos: &Position) {
 fn gui_move(mv: Move) -> String {
     mv.square()
         .map_or("PA".into(), |_| mv.to_string().to_uppercase())
+}
+
+/// The exact value of `board` for its mover by plain alpha-beta over the slow reference
+/// board: a solve that shares no code with the engine's search.
+fn reference_solve(board: &common::ArrayBoard, mut alpha: i32, beta: i32) -> i32 {
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        let passed = board.swapped();
+        if passed.legal_moves().is_empty() {
+            return board.final_score();
+        }
+        return -reference_solve(&passed, -beta, -alpha);
+    }
+    let mut best = -65;
+    for square in moves {
+        let score = -reference_solve(&board.play(square), -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// A GGF record of `board` (seen from its mover, who is `black_to_move` or not) as the
+/// start position, with no moves.
+fn ggf_of(board: &common::ArrayBoard, black_to_move: bool) -> String {
+    let squares: String = board
+        .cells
+        .iter()
+        .map(|cell| match (cell, black_to_move) {
+            (common::Cell::Empty, _) => '-',
+            (common::Cell::Mine, true) | (common::Cell::Theirs, false) => '*',
+            _ => 'O',
+        })
+        .collect();
+    let side = if black_to_move { '*' } else { 'O' };
+    format!("(;GM[Othello]PC[test]BO[8 {squares} {side}];)")
+}
+
+/// Endgame positions of random games where a move forces the opponent to pass, or where
+/// the mover itself must pass; each with whether Black is to move.
+fn pass_positions(count: usize) -> Vec<(common::ArrayBoard, bool)> {
+    use rand::RngExt;
+    let mut rng = common::rng(36);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut board = common::ArrayBoard::from_position(&Position::start());
+        let mut black = true;
+        while !board.is_game_over() {
+            let empties = board
+                .cells
+                .iter()
+                .filter(|&&c| c == common::Cell::Empty)
+                .count();
+            let moves = board.legal_moves();
+            let must_pass = moves.is_empty();
+            let forces_pass = moves.iter().any(|&square| {
+                let next = board.play(square);
+                next.legal_moves().is_empty() && !next.is_game_over()
+            });
+            if (4..=10).contains(&empties) && (must_pass || forces_pass) {
+                found.push((board, black));
+                break;
+            }
+            board = if must_pass {
+                board.swapped()
+            } else {
+                board.play(moves[rng.random_range(0..moves.len())])
+            };
+            black = !black;
+        }
+    }
+    found
+}
+
+/// Every line of `hint 64` states its own move's value at the confidence it claims:
+/// `100%` lines carry the exact value and `100%W` lines its sign, as a separate solve
+/// finds them, also for moves after which the opponent must pass and for a forced pass.
+#[test]
+fn every_exact_hint_line_is_its_moves_exact_value() {
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.line();
+    engine.send("set depth 60");
+    engine.until(|l| l.starts_with("set myname"));
+    let (mut checked, mut after_pass) = (0, 0);
+    for (ping, (board, black)) in pass_positions(40).into_iter().enumerate() {
+        engine.send(&format!("set game {}", ggf_of(&board, black)));
+        engine.send(&format!("ping {ping}"));
+        engine.until(|l| l == format!("pong {ping}"));
+        engine.send("hint 64");
+        let lines = engine.until(|l| l == "status");
+        let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+        let moves = board.legal_moves();
+        assert!(!hints.is_empty(), "no hint for {}", ggf_of(&board, black));
+        for line in hints {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let first = words[1].split('-').next().unwrap();
+            let eval: f64 = words[2].parse().unwrap();
+            let child = if first == "PA" {
+                assert!(moves.is_empty(), "{line}: a pass with moves to play");
+                board.swapped()
+            } else {
+                let mv: Move = first.parse().unwrap();
+                assert!(moves.contains(&(mv.square().unwrap() as usize)), "{line}");
+                board.play(mv.square().unwrap() as usize)
+            };
+            if child.legal_moves().is_empty() && !child.is_game_over() {
+                after_pass += 1;
+            }
+            let exact = -reference_solve(&child, -65, 65);
+            match words[4] {
+                "100%" => assert_eq!(
+                    eval,
+                    f64::from(exact),
+                    "{line} in {}",
+                    ggf_of(&board, black)
+                ),
+                "100%W" => assert_eq!(
+                    eval.signum(),
+                    f64::from(exact.signum()),
+                    "{line} in {}",
+                    ggf_of(&board, black)
+                ),
+                _ => {}
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 40 && after_pass >= 20,
+        "{checked} lines, {after_pass} after a pass"
+    );
 }

@@ -244,6 +244,10 @@ impl<G: Game> Searcher<G> {
             };
         }
         let empties = as_othello(pos).map(Position::empty_count);
+        // The depth of a solve: every empty square, and one ply more for a pass at the
+        // root, which fills none (below the root the solver plays passes itself).
+        let solve_depth =
+            as_othello(pos).map(|pos| pos.empty_count() + u32::from(pos.has_no_move()));
         let budget = time::budget(limits, empties.map(time::othello_schedule));
         self.allocate_tables();
         let variety = self.variety;
@@ -312,7 +316,7 @@ impl<G: Game> Searcher<G> {
             };
             let depth = match current {
                 Step::Midgame(depth) => depth,
-                _ => empties.unwrap_or(max_depth),
+                _ => solve_depth.unwrap_or(max_depth),
             };
             if depth > max_depth {
                 break;

@@ -264,29 +264,57 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// An exclusive advisory lock on a book, held while it is read, changed and written back,
 /// so that two iago processes never write the same book at once. It is an OS lock on a
 /// `.lock` file beside the book: the kernel drops it when the process dies, so a crash
-/// never leaves a stale lock behind.
+/// never leaves a stale lock behind. The holder removes the file when it is done, so
+/// that nothing is left beside the book; a waiter that then finds its file gone from the
+/// path (another process made a new one) starts over with the file the path names now.
 pub struct WriteLock {
     file: File,
+    path: PathBuf,
 }
 
 impl WriteLock {
     /// Waits until no other process holds the lock on the book at `path`, then takes it.
     pub fn acquire(path: &Path) -> Result<WriteLock, BookError> {
         let lock_path = with_suffix(path, ".lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error(&lock_path))?;
-        file.lock().map_err(io_error(&lock_path))?;
-        Ok(WriteLock { file })
+        loop {
+            let file = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock_path)
+                .map_err(io_error(&lock_path))?;
+            file.lock().map_err(io_error(&lock_path))?;
+            if same_file(&file, &lock_path) {
+                return Ok(WriteLock {
+                    file,
+                    path: lock_path,
+                });
+            }
+        }
     }
+}
+
+/// True when `path` still names the open `file` (it was not removed or replaced while
+/// the caller waited for its lock).
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(open), Ok(named)) => open.dev() == named.dev() && open.ino() == named.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_file: &File, path: &Path) -> bool {
+    path.exists()
 }
 
 impl Drop for WriteLock {
     fn drop(&mut self) {
-        // Closing the file releases the lock too; unlocking first just makes it prompt.
+        // Removed while still locked, so that no other process can hold a lock on the
+        // file the path names at the same time as this one.
+        let _ = std::fs::remove_file(&self.path);
         let _ = self.file.unlock();
     }
 }

@@ -97,6 +97,13 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// The deepest iteration when no depth limit is given.
 const MAX_DEPTH: u32 = 64;
 
+/// A forced move on the clock is solved exactly up to this depth (a matter of
+/// milliseconds), and otherwise searched this deep, in this part of the time a move
+/// would get.
+const FORCED_MOVE_SOLVE_DEPTH: u32 = 20;
+const FORCED_MOVE_DEPTH: u32 = 8;
+const FORCED_MOVE_TIME_SHARE: u32 = 4;
+
 /// Half-width of the first aspiration window (half an Othello disc); doubled on each
 /// failure.
 const ASPIRATION: Score = 50;
@@ -248,7 +255,18 @@ impl<G: Game> Searcher<G> {
         // root, which fills none (below the root the solver plays passes itself).
         let solve_depth =
             as_othello(pos).map(|pos| pos.empty_count() + u32::from(pos.has_no_move()));
-        let budget = time::budget(limits, empties.map(time::othello_schedule));
+        let timed = limits.movetime.is_some() || limits.clock.is_some();
+        // A forced move on the clock needs no choice, only a true score at little cost:
+        // exact where the solve is quick, else a short search, in a part of the time.
+        let forced = moves.len() == 1 && timed;
+        let mut budget = time::budget(limits, empties.map(time::othello_schedule));
+        if forced {
+            budget = time::Budget {
+                soft: budget.soft.map(|soft| soft / FORCED_MOVE_TIME_SHARE),
+                hard: budget.hard.map(|hard| hard / FORCED_MOVE_TIME_SHARE),
+                spend_all: true,
+            };
+        }
         self.allocate_tables();
         let variety = self.variety;
         let table = self.table.as_mut().expect("allocated above");
@@ -289,12 +307,10 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             elapsed: Duration::ZERO,
         };
-        let timed = limits.movetime.is_some() || limits.clock.is_some();
-        let max_depth = if moves.len() == 1 && timed {
-            // A forced move: a quick score is all the search can add.
-            1
-        } else {
-            limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
+        let max_depth = match solve_depth {
+            Some(depth) if forced && depth <= FORCED_MOVE_SOLVE_DEPTH => depth,
+            _ if forced => FORCED_MOVE_DEPTH,
+            _ => limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
         };
         let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
         let selective = self.selective;

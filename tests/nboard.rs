@@ -425,3 +425,228 @@ fn every_exact_hint_line_is_its_moves_exact_value() {
         "{checked} lines, {after_pass} after a pass"
     );
 }
+
+/// Random endgame positions (as boards seen from the mover, with whether Black moves)
+/// that `keep` accepts, one per random game.
+fn endgame_positions(
+    seed: u64,
+    count: usize,
+    keep: impl Fn(&common::ArrayBoard, usize) -> bool,
+) -> Vec<(common::ArrayBoard, bool)> {
+    use rand::RngExt;
+    let mut rng = common::rng(seed);
+    let mut found = Vec::new();
+    for _ in 0..10_000 {
+        if found.len() == count {
+            break;
+        }
+        let mut board = common::ArrayBoard::from_position(&Position::start());
+        let mut black = true;
+        while !board.is_game_over() {
+            let empties = board
+                .cells
+                .iter()
+                .filter(|&&c| c == common::Cell::Empty)
+                .count();
+            if keep(&board, empties) {
+                found.push((board, black));
+                break;
+            }
+            let moves = board.legal_moves();
+            board = if moves.is_empty() {
+                board.swapped()
+            } else {
+                board.play(moves[rng.random_range(0..moves.len())])
+            };
+            black = !black;
+        }
+    }
+    assert_eq!(found.len(), count, "too few positions");
+    found
+}
+
+/// A forced move on the clock is answered with a searched score: exact at few empties.
+#[test]
+fn a_forced_move_on_the_clock_gets_its_exact_score() {
+    let positions = endgame_positions(3, 12, |board, empties| {
+        (2..=12).contains(&empties) && board.legal_moves().len() == 1
+    });
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.line();
+    for (ping, (board, black)) in positions.into_iter().enumerate() {
+        let game = ggf_of(&board, black).replace("PC[test]", "PC[test]TI[1:00]");
+        engine.send(&format!("set game {game}"));
+        engine.send(&format!("ping {ping}"));
+        engine.send("go");
+        let lines = engine.until(|l| l.starts_with("==="));
+        let reply = lines.last().unwrap();
+        let fields: Vec<&str> = reply["=== ".len()..].split('/').collect();
+        assert_eq!(fields.len(), 3, "{reply}: no score");
+        let mv: Move = fields[0].parse().unwrap();
+        let square = mv.square().unwrap() as usize;
+        assert_eq!(board.legal_moves(), vec![square], "{reply}");
+        let exact = -reference_solve(&board.play(square), -65, 65);
+        assert_eq!(
+            fields[1].parse::<f64>().unwrap(),
+            f64::from(exact),
+            "{reply} in {game}"
+        );
+    }
+}
+
+/// `analysis` values are Black's view (the GUI plots them as they come), as a separate
+/// solve of each position of the game finds them.
+#[test]
+fn analysis_values_are_from_blacks_point_of_view() {
+    use rand::RngExt;
+    let (board, black) = endgame_positions(5, 1, |_, empties| empties == 12)[0];
+    // The game: from that position, random moves to the end.
+    let mut rng = common::rng(6);
+    let (mut pos, mut mover_black, mut moves) = (board, black, String::new());
+    let mut black_values = Vec::new();
+    loop {
+        let value = reference_solve(&pos, -65, 65);
+        black_values.push(if mover_black { value } else { -value });
+        if pos.is_game_over() {
+            break;
+        }
+        let legal = pos.legal_moves();
+        let colour = if mover_black { 'B' } else { 'W' };
+        if legal.is_empty() {
+            moves += &format!("{colour}[PA]");
+            pos = pos.swapped();
+        } else {
+            let square = legal[rng.random_range(0..legal.len())];
+            let name = format!("{}{}", (b'A' + (square % 8) as u8) as char, square / 8 + 1);
+            moves += &format!("{colour}[{name}]");
+            pos = pos.play(square);
+        }
+        mover_black = !mover_black;
+    }
+    let game = ggf_of(&board, black).replace(";)", &format!("{moves};)"));
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 60");
+    engine.send(&format!("set game {game}"));
+    engine.send("ping 1");
+    engine.send("analyze");
+    let lines = engine.until(|l| l == "status");
+    let points: Vec<(usize, f64)> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("analysis "))
+        .map(|l| {
+            let (made, value) = l.split_once(' ').unwrap();
+            (made.parse().unwrap(), value.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(points.len(), black_values.len(), "{lines:?}");
+    for (made, value) in points {
+        assert_eq!(
+            value,
+            f64::from(black_values[made]),
+            "after {made} moves of {game}"
+        );
+    }
+    assert!(
+        black_values.iter().any(|&v| v != 0),
+        "a game worth plotting"
+    );
+}
+
+/// `learn` is finished and answered even when a ping follows at once, each of several
+/// is answered, and no lock file is left beside the book.
+#[test]
+fn learn_answers_before_a_ping_and_leaves_nothing_beside_the_book() {
+    let dir = std::env::temp_dir().join(format!("iago-nboard-learn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.bin");
+    let mut engine = Engine::start(&["--book", book.to_str().unwrap(), "--depth", "2"]);
+    engine.send("nboard 2");
+    engine.line();
+    engine.send("set game (;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)");
+    engine.send("learn");
+    engine.send("ping 1");
+    assert_eq!(engine.until(|l| l == "pong 1"), vec!["learned", "pong 1"]);
+    for _ in 0..3 {
+        engine.send("learn");
+    }
+    engine.send("ping 2");
+    let lines = engine.until(|l| l == "pong 2");
+    assert_eq!(
+        lines.iter().filter(|l| *l == "learned").count(),
+        3,
+        "{lines:?}"
+    );
+    assert_eq!(engine.finish().1, Some(0));
+    let mut left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, vec!["book.bin"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Requests that come while one runs are answered in turn; `set depth` is answered with
+/// the engine's name, as some drivers wait for it.
+#[test]
+fn requests_are_answered_in_order_and_set_depth_names_the_engine() {
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname iago");
+    engine.send("set depth 6");
+    assert_eq!(engine.line(), "set myname iago");
+    engine.send("go");
+    engine.send("go");
+    engine.send("hint 1");
+    engine.send("set depth 2");
+    engine.send("go");
+    let mut replies = Vec::new();
+    while replies.len() < 4 {
+        let line = engine.line();
+        if line.starts_with("===") || line == "status" || line.starts_with("set myname") {
+            replies.push(line);
+        }
+    }
+    // `set depth` is no request: it is answered at once, and the waiting requests keep
+    // the depth of the time they came.
+    assert_eq!(replies[0], "set myname iago", "{replies:?}");
+    for reply in &replies[1..3] {
+        let mv = reply_move(reply);
+        assert!(legal(&Position::start(), mv), "{replies:?}");
+    }
+    assert_eq!(replies[3], "status", "{replies:?}");
+    let last = engine.until(|l| l.starts_with("==="));
+    assert!(legal(&Position::start(), reply_move(last.last().unwrap())));
+    assert_eq!(engine.finish().1, Some(0));
+}
+
+/// A hint sends its lines as the search deepens, not only at the end.
+#[test]
+fn hint_lines_come_as_each_iteration_completes() {
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 8");
+    engine.send("ping 1");
+    engine.until(|l| l == "pong 1");
+    engine.send("hint 1");
+    let lines = engine.until(|l| l == "status");
+    let depths: Vec<u32> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| l.split_whitespace().nth(4).unwrap().parse().unwrap())
+        .collect();
+    assert!(depths.len() >= 4, "{lines:?}");
+    assert!(depths.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
+    assert_eq!(*depths.last().unwrap(), 8, "{lines:?}");
+    engine.send("hint 4");
+    let lines = engine.until(|l| l == "status");
+    let moves: std::collections::HashSet<Move> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| hint_move(l))
+        .collect();
+    assert!(moves.len() >= 4, "{lines:?}");
+}

@@ -13,14 +13,14 @@ use crate::search::{Confidence, Limits, SearchReport, Searcher};
 use super::{Choice, EngineGame, HintLine, Outcome, Progress, Record, SharedBook};
 
 /// What a job thread shares with the controller.
-pub(super) struct JobContext<'a> {
+pub(super) struct JobContext<'a, M> {
     pub(super) stop: &'a AtomicBool,
-    pub(super) progress: &'a Mutex<Vec<Progress>>,
+    pub(super) progress: &'a Mutex<Vec<Progress<M>>>,
     pub(super) wake: &'a (dyn Fn() + Send + Sync),
 }
 
-impl JobContext<'_> {
-    fn report(&self, item: Progress) {
+impl<M> JobContext<'_, M> {
+    fn report(&self, item: Progress<M>) {
         if let Ok(mut progress) = self.progress.lock() {
             // Bounded: a client that never reads progress cannot make it grow forever.
             if progress.len() < 4096 {
@@ -41,7 +41,7 @@ pub(super) fn go<G: EngineGame>(
     book: Option<&SharedBook<G>>,
     mut rng: Option<StdRng>,
     searcher: &mut Searcher<G>,
-    context: &JobContext,
+    context: &JobContext<G::Move>,
 ) -> Outcome<G::Move> {
     if let Some(pass) = pos.forced_pass() {
         return Outcome::Move(Choice::unsearched(Some(pass)));
@@ -69,7 +69,7 @@ fn search<G: EngineGame>(
     pos: &G,
     limits: &Limits,
     searcher: &mut Searcher<G>,
-    context: &JobContext,
+    context: &JobContext<G::Move>,
 ) -> SearchReport<G::Move> {
     searcher.search(pos, limits, context.stop, &mut |report| {
         context.report(Progress::Iteration {
@@ -87,7 +87,7 @@ pub(super) fn hint<G: EngineGame>(
     limits: &Limits,
     book: Option<&SharedBook<G>>,
     searcher: &mut Searcher<G>,
-    context: &JobContext,
+    context: &JobContext<G::Move>,
 ) -> Vec<HintLine<G::Move>> {
     let count = count.max(1);
     let mut lines: Vec<HintLine<G::Move>> = Vec::new();
@@ -116,15 +116,17 @@ pub(super) fn hint<G: EngineGame>(
         return lines;
     }
     if wanted == 1 && lines.is_empty() {
-        let report = search(pos, limits, searcher, context);
-        if !context.stopped() || report.depth > 0 {
-            lines.push(HintLine {
-                pv: report.pv,
-                score: report.score,
-                depth: report.depth,
-                confidence: report.confidence,
-                book_games: None,
+        // Each iteration's line goes out as it completes, so that a long hint deepens
+        // before the user's eyes.
+        let report = searcher.search(pos, limits, context.stop, &mut |report| {
+            context.report(Progress::Iteration {
+                nodes: report.nodes,
+                elapsed: report.elapsed,
             });
+            context.report(Progress::Hint(HintLine::from(report)));
+        });
+        if !context.stopped() || report.depth > 0 {
+            lines.push(HintLine::from(&report));
         }
         return lines;
     }
@@ -146,13 +148,26 @@ pub(super) fn hint<G: EngineGame>(
             pv.extend(report.pv);
             (-report.score, report.depth + 1, report.confidence)
         };
-        searched.push(HintLine {
+        if context.stopped() {
+            break;
+        }
+        let line = HintLine {
             pv,
             score,
             depth,
             confidence,
             book_games: None,
-        });
+        };
+        // A move's line goes out when its search ends if it is among the best `wanted`
+        // so far, so that a long hint shows its progress without listing every move.
+        let better = searched
+            .iter()
+            .filter(|other| other.score > line.score)
+            .count();
+        if better < wanted {
+            context.report(Progress::Hint(line.clone()));
+        }
+        searched.push(line);
     }
     searched.sort_by_key(|line| -line.score);
     lines.extend(searched.into_iter().take(wanted));
@@ -164,7 +179,7 @@ pub(super) fn analyze<G: EngineGame>(
     record: &Record<G>,
     limits: &Limits,
     searcher: &mut Searcher<G>,
-    context: &JobContext,
+    context: &JobContext<G::Move>,
 ) {
     for moves_made in (0..=record.moves.len()).rev() {
         if context.stopped() {

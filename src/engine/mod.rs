@@ -315,13 +315,28 @@ pub struct HintLine<M> {
     pub book_games: Option<u32>,
 }
 
+impl<M: Clone> From<&SearchReport<M>> for HintLine<M> {
+    fn from(report: &SearchReport<M>) -> HintLine<M> {
+        HintLine {
+            pv: report.pv.clone(),
+            score: report.score,
+            depth: report.depth,
+            confidence: report.confidence,
+            book_games: None,
+        }
+    }
+}
+
 /// Something a job reports while it runs.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Progress {
+pub enum Progress<M> {
     /// A search iteration finished.
     Iteration { nodes: u64, elapsed: Duration },
     /// Position after `moves_made` moves scored `score` for its mover.
     Analysis { moves_made: usize, score: Score },
+    /// A hint line as far as it is searched: a later one for the same first move
+    /// replaces it.
+    Hint(HintLine<M>),
 }
 
 /// What a finished job gives back.
@@ -342,7 +357,7 @@ pub enum Outcome<M> {
 struct Running<G: EngineGame> {
     id: u64,
     stop: Arc<AtomicBool>,
-    progress: Arc<Mutex<Vec<Progress>>>,
+    progress: Arc<Mutex<Vec<Progress<G::Move>>>>,
     /// Raised by the job thread just before its last wake-up, so that the wake-up finds
     /// the job finished even if the thread has not returned yet.
     done: Arc<AtomicBool>,
@@ -378,7 +393,7 @@ pub struct Engine<G: EngineGame> {
     rng: StdRng,
     running: Option<Running<G>>,
     /// Progress of the last job that was not taken before it finished.
-    finished_progress: Vec<Progress>,
+    finished_progress: Vec<Progress<G::Move>>,
     next_id: u64,
     /// Called from the job thread when it has news (progress or done).
     wake: Arc<dyn Fn() + Send + Sync>,
@@ -623,7 +638,7 @@ impl<G: EngineGame> Engine<G> {
         self.next_id += 1;
         let id = self.next_id;
         let stop = Arc::new(AtomicBool::new(false));
-        let progress: Arc<Mutex<Vec<Progress>>> = Arc::new(Mutex::new(Vec::new()));
+        let progress: Arc<Mutex<Vec<Progress<G::Move>>>> = Arc::new(Mutex::new(Vec::new()));
         let done = Arc::new(AtomicBool::new(false));
         let record = self.record.clone();
         let book = self.book.clone();
@@ -738,7 +753,7 @@ impl<G: EngineGame> Engine<G> {
 
     /// Progress reports since the last call (of the finished job too, until the next
     /// job starts or a stop drops them).
-    pub fn take_progress(&mut self) -> Vec<Progress> {
+    pub fn take_progress(&mut self) -> Vec<Progress<G::Move>> {
         let mut items = std::mem::take(&mut self.finished_progress);
         if let Some(running) = &self.running
             && let Ok(mut progress) = running.progress.lock()

@@ -5,12 +5,14 @@
 //! whatever runs and drops its results, so nothing older than a `pong` follows it. Lines
 //! that cannot be read are logged to stderr and otherwise ignored, as the GUI expects.
 
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Flow, Output, Session};
 use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress, Settings};
+use crate::game::Color;
 use crate::search::Confidence;
 
 const MAX_DEPTH: u32 = 64;
@@ -169,7 +171,14 @@ enum Request {
 pub struct NBoard<G: EngineGame> {
     engine: Engine<G>,
     out: Output,
+    /// What the running job answers.
     request: Option<Request>,
+    /// Requests that came while one was running, in order, each with the limits of the
+    /// time it came.
+    waiting: VecDeque<(Request, Job)>,
+    /// The hint lines already printed for the running `hint`, so that its final answer
+    /// repeats none of them.
+    printed: HashSet<String>,
 }
 
 impl<G: EngineGame> NBoard<G> {
@@ -182,18 +191,51 @@ impl<G: EngineGame> NBoard<G> {
             engine: Engine::new(settings, wake)?,
             out,
             request: None,
+            waiting: VecDeque::new(),
+            printed: HashSet::new(),
         })
     }
 
+    /// Starts `request`, or lets it wait its turn behind the one running: requests are
+    /// answered in the order they came.
     fn start(&mut self, request: Request, job: Job) {
+        if self.request.is_some() {
+            self.waiting.push_back((request, job));
+            return;
+        }
         self.request = Some(request);
+        self.printed.clear();
         self.engine.start(job);
     }
 
-    /// Stops what runs and forgets it: nothing of it is printed later.
+    /// Starts the next waiting request, if any.
+    fn start_next(&mut self) {
+        if self.request.is_none()
+            && let Some((request, job)) = self.waiting.pop_front()
+        {
+            self.start(request, job);
+        }
+    }
+
+    /// Stops what runs and forgets it and the waiting requests: nothing of them is
+    /// printed later. Learning is short and changes the book: a running or waiting
+    /// `learn` is finished and answered first.
     fn cancel(&mut self) {
-        self.engine.stop();
-        self.request = None;
+        loop {
+            if self.request == Some(Request::Learn)
+                && let Some(outcome) = self.engine.wait()
+            {
+                self.complete(outcome);
+            }
+            self.engine.stop();
+            self.request = None;
+            // Waiting requests are dropped, but for learning.
+            match self.waiting.pop_front() {
+                Some((Request::Learn, job)) => self.start(Request::Learn, job),
+                Some(_) => {}
+                None => return,
+            }
+        }
     }
 
     fn execute(&mut self, command: Command<G::Move>) -> Flow {
@@ -208,7 +250,11 @@ impl<G: EngineGame> NBoard<G> {
                 self.cancel();
                 self.out.line(&format!("pong {n}"));
             }
-            Command::SetDepth(depth) => self.engine.set_depth(Some(depth)),
+            Command::SetDepth(depth) => {
+                self.engine.set_depth(Some(depth));
+                // As NTest and Edax do: some drivers wait for this line after `set depth`.
+                self.out.line("set myname iago");
+            }
             Command::SetContempt(contempt) => {
                 log::info!("contempt {contempt}: accepted, draws are still scored 0");
                 self.engine.set_contempt(contempt);
@@ -347,10 +393,24 @@ impl<G: EngineGame> NBoard<G> {
                     }
                 }
                 Progress::Analysis { moves_made, score } => {
+                    // The GUI plots the value as it comes, from Black's point of view.
+                    let mover = self
+                        .engine
+                        .record()
+                        .position_after(moves_made)
+                        .side_to_move();
+                    let black_view = if mover == Color::Black { score } else { -score };
                     self.out.line(&format!(
                         "analysis {moves_made} {}",
-                        G::score_to_text(score)
+                        G::score_to_text(black_view)
                     ));
+                }
+                Progress::Hint(line) => {
+                    if self.request == Some(Request::Hint) {
+                        let text = Self::hint_line(&self.engine.position(), &line);
+                        self.out.line(&text);
+                        self.printed.insert(text);
+                    }
                 }
             }
         }
@@ -393,8 +453,11 @@ impl<G: EngineGame> NBoard<G> {
             (Request::Hint, Outcome::Hints(lines)) => {
                 for line in &lines {
                     let text = Self::hint_line(&pos, line);
-                    self.out.line(&text);
+                    if !self.printed.contains(&text) {
+                        self.out.line(&text);
+                    }
                 }
+                self.printed.clear();
                 self.out.line("status");
             }
             (Request::Analyze, Outcome::Analyzed) => self.out.line("status"),
@@ -445,6 +508,7 @@ impl<G: EngineGame> Session for NBoard<G> {
         {
             self.progress();
             self.complete(outcome);
+            self.start_next();
         }
         Flow::Continue
     }

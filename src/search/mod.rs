@@ -24,13 +24,12 @@ mod stability;
 pub mod time;
 mod tt;
 
-use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score};
-use crate::othello::{DISC, Position};
+use crate::othello::DISC;
 
 use busy::BusyMarks;
 use negamax::{Run, Watch};
@@ -133,11 +132,6 @@ pub struct Searcher<G: Game> {
     busy: BusyMarks,
 }
 
-/// The Othello position behind a generic one, for Othello-only accelerations.
-fn as_othello<G: Game>(pos: &G) -> Option<&Position> {
-    (pos as &dyn Any).downcast_ref::<Position>()
-}
-
 impl<G: Game> Searcher<G> {
     pub fn new(evaluator: Box<dyn Evaluator<G>>) -> Self {
         Searcher {
@@ -184,9 +178,9 @@ impl<G: Game> Searcher<G> {
     /// search, so that the first move's time is not spent on it.
     pub fn allocate_tables(&mut self) {
         if self.table.is_none() || self.table_mb != self.hash_mb {
-            // Othello shares the memory with the endgame solver's table.
-            let othello = std::any::TypeId::of::<G>() == std::any::TypeId::of::<Position>();
-            let midgame_mb = if othello {
+            // A game with the endgame solver shares the memory with its table.
+            let solver = G::DISC_SOLVER;
+            let midgame_mb = if solver {
                 self.hash_mb.div_ceil(2)
             } else {
                 self.hash_mb
@@ -194,7 +188,7 @@ impl<G: Game> Searcher<G> {
             // The old tables go first: both at once could need twice the memory.
             (self.table, self.solver) = (None, None);
             self.table = Some(Table::new(midgame_mb));
-            self.solver = othello.then(|| endgame::Solver::new(self.hash_mb / 2));
+            self.solver = solver.then(|| endgame::Solver::new(self.hash_mb / 2));
             self.table_mb = self.hash_mb;
         }
     }
@@ -250,11 +244,11 @@ impl<G: Game> Searcher<G> {
                 elapsed: start.elapsed(),
             };
         }
-        let empties = as_othello(pos).map(Position::empty_count);
+        let empties = pos.empties();
         // The depth of a solve: every empty square, and one ply more for a pass at the
         // root, which fills none (below the root the solver plays passes itself).
-        let solve_depth =
-            as_othello(pos).map(|pos| pos.empty_count() + u32::from(pos.has_no_move()));
+        let root_pass = moves.len() == 1 && pos.play(moves[0]).empties() == empties;
+        let solve_depth = empties.map(|empties| empties + u32::from(root_pass));
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         // A forced move on the clock needs no choice, only a true score at little cost:
         // exact where the solve is quick, else a short search, in a part of the time.

@@ -16,7 +16,6 @@
 
 use crate::game::{Game, Score};
 
-use super::as_othello;
 use super::negamax::Run;
 use super::probcut_params::{ENDGAME, ENDGAME_SIGMA_SLOPE, MIDGAME};
 
@@ -136,7 +135,7 @@ impl<G: Game> Run<'_, G> {
         if !self.selective || depth < MIN_DEPTH || beta - alpha > 1 {
             return None;
         }
-        let empties = as_othello(pos)?.empty_count();
+        let empties = pos.empties()?;
         if depth >= empties as i32 {
             return None;
         }

@@ -32,7 +32,6 @@
 mod last;
 mod table;
 
-use std::any::Any;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -40,7 +39,6 @@ use crate::game::{Color, Game, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position};
 
-use super::as_othello;
 use super::negamax::{Run, Watch};
 use super::ordering::OrderingRules;
 use super::probcut;
@@ -752,21 +750,20 @@ impl<G: Game> Run<'_, G> {
         alpha: Score,
         beta: Score,
     ) -> Option<Score> {
-        let pos = as_othello(pos)?;
-        if depth < pos.empty_count() as i32 {
+        let empties = pos.empties()?;
+        if depth < empties as i32 {
             return None;
         }
+        let (player, opponent) = pos.disc_bitboards()?;
         let solver = self.solver?;
         let evaluator = self.evaluator;
         let eval = move |player: u64, opponent: u64| {
-            let pos = Position {
-                player,
-                opponent,
-                side: Color::Black,
-            };
-            (&pos as &dyn Any)
-                .downcast_ref::<G>()
-                .map_or(0, |pos| evaluator.evaluate(pos))
+            G::from_disc_bitboards(player, opponent).map_or(0, |pos| evaluator.evaluate(&pos))
+        };
+        let pos = &Position {
+            player,
+            opponent,
+            side: Color::Black,
         };
         Some(solve_position(
             solver,

@@ -138,11 +138,16 @@ fn build(args: &[String]) -> Result<(), String> {
     eprintln!();
     book.save_to(&out).map_err(|e| e.to_string())?;
     println!(
-        "book build: {} positions, {} bytes, written to {} in {:.1} s ({settings:?}, eval {eval})",
+        "book build: {} positions, {} bytes, written to {} in {:.1} s \
+         (plies {}, min-games {}, depth {}, threads {}, eval {eval})",
         book.len(),
         book.to_bytes().len(),
         out.display(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        settings.plies,
+        settings.min_games,
+        settings.depth,
+        settings.threads,
     );
     Ok(())
 }

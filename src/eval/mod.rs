@@ -58,7 +58,7 @@ pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, Str
     match name {
         "simple" => Ok(Box::new(SimpleOthello)),
         // The trained pattern evaluation is the default: it beats every seed heuristic
-        // (see README.md, eval-match).
+        // (docs/benchmarks.md, Evaluation).
         "pattern" | "default" => Ok(Box::new(pattern::PatternEval::embedded()?)),
         _ => match (Heuristic::by_name(name), name.strip_prefix("pattern:")) {
             (Some(heuristic), _) => Ok(Box::new(heuristic)),

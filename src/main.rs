@@ -1,7 +1,9 @@
 //! The `iago` command: engine mode (a protocol on stdin/stdout) by default, or one of the
 //! subcommands below. Each subcommand lives in its own module under `cli/`.
 
-mod cli;
+mod engine_mode;
+
+use iago_tools::cli;
 
 use std::process::ExitCode;
 
@@ -51,7 +53,7 @@ fn main() -> ExitCode {
             println!("iago {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        _ => cli::engine::run(&args),
+        _ => engine_mode::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,11 @@
+//! iago: an Othello engine, with Nine Men's Morris on the same search and protocols.
+
+pub mod book;
+pub mod engine;
+pub mod eval;
+pub mod game;
+pub mod mill;
+pub mod othello;
+pub mod protocol;
+pub mod search;
+pub mod text;

@@ -1,0 +1,317 @@
+//! Drives an engine over GTP as Othello GTP arenas do: `boardsize 8`, `clear_board`, the
+//! moves of both sides as `play`, `time_settings` once per game and `time_left` for both
+//! colours before each `genmove` in clock games. Every command carries an id, and the reply
+//! must echo it. GTP can only reach positions by moves from the start.
+
+use std::time::{Duration, Instant};
+
+use super::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
+use super::nboard::shorten;
+use super::process::EngineProcess;
+use super::record::ArenaRecord;
+use iago_core::game::Color;
+use iago_core::othello::{Move, Position};
+
+/// Extension commands that set a fixed search depth, tried in this order when the engine
+/// lists one of them; GTP itself has none.
+const DEPTH_COMMANDS: &[&str] = &["set_depth", "depth", "level"];
+
+/// A GTP engine process and its command numbering: commands out, replies in.
+pub struct GtpConnection {
+    process: EngineProcess,
+    next_id: u64,
+    /// The name the engine gave (its first word).
+    pub name: Option<String>,
+    /// The commands the engine listed.
+    pub commands: Vec<String>,
+}
+
+impl GtpConnection {
+    /// Starts the engine and asks `protocol_version`, `name` and `list_commands`.
+    pub fn start(command: &str, deadline: Instant) -> Result<GtpConnection, Fault> {
+        let process = EngineProcess::spawn(command)?;
+        let mut connection = GtpConnection {
+            process,
+            next_id: 1,
+            name: None,
+            commands: Vec::new(),
+        };
+        // Some engines print a banner before their first reply: only here is it tolerated.
+        // Only the reply matters here, not its content: an old engine may refuse it.
+        let _version = connection.command_lenient("protocol_version", deadline, true)?;
+        if let Ok(name) = connection.command("name", deadline)? {
+            connection.name = name.split_whitespace().next().map(str::to_string);
+        }
+        let commands = connection
+            .command("list_commands", deadline)?
+            .unwrap_or_default();
+        connection.commands = commands
+            .lines()
+            .map(|line| line.trim().to_string())
+            .filter(|line| !line.is_empty())
+            .collect();
+        Ok(connection)
+    }
+
+    /// True when the engine listed `command`.
+    pub fn knows(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c == command)
+    }
+
+    /// Sends `text` and reads its reply: `Ok(Ok(result))` for `=`, `Ok(Err(message))` for
+    /// `?`, `Err` when the engine failed (crash, timeout, garbage).
+    pub fn command(
+        &mut self,
+        text: &str,
+        deadline: Instant,
+    ) -> Result<Result<String, String>, Fault> {
+        self.command_lenient(text, deadline, false)
+    }
+
+    /// A command that must succeed: a `?` reply becomes a refusal.
+    pub fn require(&mut self, text: &str, deadline: Instant) -> Result<String, Fault> {
+        self.command(text, deadline)?
+            .map_err(|message| refused(text, &message))
+    }
+
+    /// A command the engine may not know (the time commands are optional in GTP): an error
+    /// reply is logged, and the per-move cap still bounds the engine.
+    pub fn optional_command(&mut self, text: &str, deadline: Instant) -> Result<(), Fault> {
+        if let Err(message) = self.command(text, deadline)? {
+            log::debug!("GTP engine refused optional \"{text}\": {message}");
+        }
+        Ok(())
+    }
+
+    /// Ends the engine: `quit`, then its process is stopped.
+    pub fn shut_down(&mut self) {
+        let _ = self.process.send("quit");
+        self.process
+            .shut_down(std::time::Duration::from_millis(500));
+    }
+
+    /// Sends `id text` and reads its reply: `=id result` or `?id message`, then lines up to
+    /// an empty one. Anything else where the reply is due is garbage.
+    fn command_lenient(
+        &mut self,
+        text: &str,
+        deadline: Instant,
+        skip_noise: bool,
+    ) -> Result<Result<String, String>, Fault> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.process.send(&format!("{id} {text}"))?;
+        let first = loop {
+            let line = self.process.receive(deadline)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            if line.starts_with('=') || line.starts_with('?') || !skip_noise {
+                break line;
+            }
+        };
+        let garbage = || {
+            Fault::new(
+                FaultKind::Garbage,
+                format!("reply to \"{id} {text}\" was {:?}", shorten(&first)),
+            )
+        };
+        let success = first.starts_with('=');
+        if !success && !first.starts_with('?') {
+            return Err(garbage());
+        }
+        let rest = &first[1..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        // A reply without an id is tolerated (some engines never echo one); a wrong id
+        // means the engine answers another command.
+        if digits > 0 && rest[..digits].parse::<u64>().ok() != Some(id) {
+            return Err(garbage());
+        }
+        let after_id = &rest[digits..];
+        if !(after_id.is_empty() || after_id.starts_with(' ')) {
+            return Err(garbage());
+        }
+        let mut result = after_id.trim().to_string();
+        loop {
+            let line = self.process.receive(deadline)?;
+            if line.trim().is_empty() {
+                break;
+            }
+            result.push('\n');
+            result.push_str(line.trim_end());
+        }
+        Ok(if success { Ok(result) } else { Err(result) })
+    }
+}
+
+pub struct GtpDriver {
+    connection: GtpConnection,
+    time_control: TimeControl,
+    /// The moves the engine's board holds, from the start position.
+    known: Option<usize>,
+}
+
+impl GtpDriver {
+    /// Starts the engine: `protocol_version`, `name`, `list_commands`, `boardsize 8`, and the
+    /// depth extension when the match is played at fixed depth.
+    pub fn start(
+        command: &str,
+        time_control: TimeControl,
+        deadline: Instant,
+    ) -> Result<GtpDriver, Fault> {
+        let mut connection = GtpConnection::start(command, deadline)?;
+        connection.require("boardsize 8", deadline)?;
+        if let TimeControl::Depth(depth) = time_control {
+            match DEPTH_COMMANDS.iter().find(|c| connection.knows(c)) {
+                Some(name) => {
+                    connection.require(&format!("{name} {depth}"), deadline)?;
+                }
+                None => log::warn!(
+                    "GTP engine {command:?} lists no depth command ({}); it plays at its own settings",
+                    DEPTH_COMMANDS.join(", ")
+                ),
+            }
+        }
+        Ok(GtpDriver {
+            connection,
+            time_control,
+            known: None,
+        })
+    }
+
+    fn command(&mut self, text: &str, deadline: Instant) -> Result<Result<String, String>, Fault> {
+        self.connection.command(text, deadline)
+    }
+
+    /// Plays the game's missing moves on the engine's board (from the start when it holds
+    /// something else), then sets the clocks.
+    fn send_game(&mut self, request: &MoveRequest) -> Result<(), Fault> {
+        let record = request.record;
+        let deadline = request.deadline;
+        if record.start != Position::start() {
+            return Err(Fault::new(
+                FaultKind::Refused,
+                "GTP cannot set up a position that is not reached by moves from the start",
+            ));
+        }
+        let from = match self.known {
+            Some(count) if count <= record.moves.len() => count,
+            _ => {
+                self.command("clear_board", deadline)?
+                    .map_err(|message| refused("clear_board", &message))?;
+                0
+            }
+        };
+        for (index, recorded) in record.moves.iter().enumerate().skip(from) {
+            let text = format!(
+                "play {} {}",
+                colour_letter(record.mover_of(index)),
+                gtp_move(recorded.mv)
+            );
+            self.command(&text, deadline)?.map_err(|message| {
+                Fault::new(
+                    FaultKind::Refused,
+                    format!("rejected the legal \"{text}\": {}", shorten(&message)),
+                )
+            })?;
+            self.known = Some(index + 1);
+        }
+        self.known = Some(record.moves.len());
+        for (colour, left) in ["b", "w"].into_iter().zip(request.remaining) {
+            if let Some(left) = left {
+                let text = format!("time_left {colour} {} 0", whole_seconds(left));
+                self.optional_command(&text, deadline)?;
+            }
+        }
+        if let TimeControl::MoveTime(per_move) = self.time_control {
+            let mover = record.mover_of(record.moves.len());
+            let text = format!(
+                "time_left {} {} 1",
+                colour_letter(mover),
+                whole_seconds_up(per_move)
+            );
+            self.optional_command(&text, deadline)?;
+        }
+        Ok(())
+    }
+
+    fn optional_command(&mut self, text: &str, deadline: Instant) -> Result<(), Fault> {
+        self.connection.optional_command(text, deadline)
+    }
+}
+
+impl Driver for GtpDriver {
+    fn new_game(&mut self, _record: &ArenaRecord, deadline: Instant) -> Result<(), Fault> {
+        self.command("clear_board", deadline)?
+            .map_err(|message| refused("clear_board", &message))?;
+        self.known = Some(0);
+        // `time_settings main byo-yomi-time byo-yomi-stones`: a clock is main time only; a
+        // time per move is a byo-yomi period of one stone (whole seconds, rounded up).
+        let settings = match self.time_control {
+            TimeControl::Depth(_) => None,
+            TimeControl::Clock(clock) => {
+                Some(format!("time_settings {} 0 0", whole_seconds(clock)))
+            }
+            TimeControl::MoveTime(per_move) => {
+                Some(format!("time_settings 0 {} 1", whole_seconds_up(per_move)))
+            }
+        };
+        if let Some(text) = settings {
+            self.optional_command(&text, deadline)?;
+        }
+        Ok(())
+    }
+
+    fn request_move(&mut self, request: &MoveRequest) -> Result<EngineMove, Fault> {
+        self.send_game(request)?;
+        let mover = request.record.mover_of(request.record.moves.len());
+        let text = format!("genmove {}", colour_letter(mover));
+        let reply = self
+            .command(&text, request.deadline)?
+            .map_err(|message| refused(&text, &message))?;
+        // The move is the last word (some engines say more before it).
+        let word = reply.split_whitespace().last().unwrap_or("");
+        if word.eq_ignore_ascii_case("resign") {
+            return Err(Fault::new(FaultKind::Refused, "resigned"));
+        }
+        let mv: Move = word.parse().map_err(|_| {
+            Fault::new(
+                FaultKind::Garbage,
+                format!("genmove reply {:?} is not a move", shorten(&reply)),
+            )
+        })?;
+        // genmove plays the move on the engine's own board.
+        self.known = Some(request.record.moves.len() + 1);
+        Ok(EngineMove { mv, eval: None })
+    }
+
+    fn engine_name(&self) -> Option<&str> {
+        self.connection.name.as_deref()
+    }
+}
+
+fn refused(command: &str, message: &str) -> Fault {
+    Fault::new(
+        FaultKind::Refused,
+        format!("\"{command}\" failed: {}", shorten(message)),
+    )
+}
+
+fn colour_letter(color: Color) -> &'static str {
+    match color {
+        Color::Black => "b",
+        Color::White => "w",
+    }
+}
+
+fn gtp_move(mv: Move) -> String {
+    mv.to_string()
+}
+
+fn whole_seconds(time: Duration) -> u64 {
+    time.as_secs()
+}
+
+fn whole_seconds_up(time: Duration) -> u64 {
+    (time.as_secs() + u64::from(time.subsec_nanos() > 0)).max(1)
+}

@@ -1,0 +1,272 @@
+//! Start positions for matches. An opening is a start position and the moves played from
+//! it; each is played twice with colours swapped, so that neither engine profits from a
+//! lopsided one.
+//!
+//! An opening file has one opening per line: a move sequence (`f5d6c3d3c4`, spaces and
+//! commas allowed, `pa` for a pass), optionally followed by a tab or ` # ` and a comment.
+//! Empty lines and lines starting with `#` are skipped.
+//!
+//! The default set, `balanced-openings.txt` beside this file, is built into the binary;
+//! its header says which command made it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+
+use iago_core::eval::Evaluator;
+use iago_core::game::Game;
+use iago_core::othello::position::mix64;
+use iago_core::othello::symmetry::canonical;
+use iago_core::othello::{DISC, Move, Position};
+use iago_core::search::{Limits, Searcher};
+
+/// The default opening set: balanced positions after a few plies (see its header).
+pub const DEFAULT_OPENINGS: &str = include_str!("balanced-openings.txt");
+
+/// A start position and moves leading on from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub start: Position,
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The standard start position with no moves.
+    pub fn standard() -> Opening {
+        Opening {
+            start: Position::start(),
+            moves: Vec::new(),
+        }
+    }
+
+    /// The position the opening leads to.
+    pub fn position(&self) -> Position {
+        self.moves
+            .iter()
+            .fold(self.start, |pos, &mv| pos.try_play(mv).unwrap_or(pos))
+    }
+
+    /// Reads a move sequence from the standard start, checking every move is legal.
+    pub fn from_moves(text: &str) -> Result<Opening, String> {
+        let compact: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != ',')
+            .collect();
+        if !compact.is_ascii() || !compact.len().is_multiple_of(2) {
+            return Err(format!("{text:?} is not a sequence of moves like f5d6c3"));
+        }
+        let mut pos = Position::start();
+        let mut moves = Vec::new();
+        for index in (0..compact.len()).step_by(2) {
+            let word = &compact[index..index + 2];
+            let mv: Move = word
+                .parse()
+                .map_err(|e| format!("move {} of {text:?}: {e}", index / 2 + 1))?;
+            pos = pos.try_play(mv).ok_or_else(|| {
+                format!("move {} of {text:?}: {word} is not legal", index / 2 + 1)
+            })?;
+            moves.push(mv);
+        }
+        Ok(Opening {
+            start: Position::start(),
+            moves,
+        })
+    }
+}
+
+impl fmt::Display for Opening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for mv in &self.moves {
+            if mv.is_pass() {
+                f.write_str("pa")?;
+            } else {
+                write!(f, "{mv}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads an opening file's text (see the module documentation).
+pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let content = line.split(['\t', '#']).next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let opening = parse_opening(content).map_err(|e| format!("line {}: {e}", number + 1))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err("no openings found".into());
+    }
+    Ok(openings)
+}
+
+/// One opening: a move sequence from the standard start (`-` or `start` for none).
+pub fn parse_opening(text: &str) -> Result<Opening, String> {
+    match text.trim() {
+        "-" | "start" => Ok(Opening::standard()),
+        moves => Opening::from_moves(moves),
+    }
+}
+
+/// The default set, read from the text built into the binary.
+pub fn default_openings() -> Vec<Opening> {
+    parse_openings(DEFAULT_OPENINGS).unwrap_or_else(|_| vec![Opening::standard()])
+}
+
+/// How a balanced opening set is made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BalanceSettings {
+    /// Moves played from the start position.
+    pub plies: u32,
+    /// Depth of the search that judges each position.
+    pub depth: u32,
+    /// Largest absolute score kept, in discs.
+    pub max_discs: f64,
+}
+
+/// An opening of a generated set with the score its position got.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BalancedOpening {
+    pub opening: Opening,
+    /// Search score in discs, from the side to move's point of view.
+    pub discs: f64,
+}
+
+/// Every position `plies` moves from the start, one per class of the 8 symmetries (the
+/// first line reaching it in move order names it), whose search score at `depth` is
+/// within `max_discs` of zero. Deterministic: the order is a fixed hash of each position,
+/// so that the first openings of the set already spread over the whole tree.
+pub fn generate_balanced(
+    settings: &BalanceSettings,
+    evaluator: Box<dyn Evaluator<Position>>,
+) -> Vec<BalancedOpening> {
+    let mut classes: HashMap<(u64, u64), Vec<Move>> = HashMap::new();
+    let mut line = Vec::new();
+    collect_lines(&Position::start(), settings.plies, &mut line, &mut classes);
+    let mut searcher = Searcher::new(evaluator);
+    let limits = Limits {
+        depth: Some(settings.depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut chosen: Vec<(u64, BalancedOpening)> = classes
+        .into_iter()
+        .filter_map(|(key, moves)| {
+            let opening = Opening {
+                start: Position::start(),
+                moves,
+            };
+            let pos = opening.position();
+            if pos.is_game_over() {
+                return None;
+            }
+            searcher.clear();
+            let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
+            let discs = f64::from(report.score) / f64::from(DISC);
+            (discs.abs() <= settings.max_discs).then(|| {
+                (
+                    mix64(key.0 ^ mix64(key.1)),
+                    BalancedOpening { opening, discs },
+                )
+            })
+        })
+        .collect();
+    chosen.sort_by_key(|(order, _)| *order);
+    chosen.into_iter().map(|(_, opening)| opening).collect()
+}
+
+/// Walks every line of `plies` moves, keeping the first line to each symmetry class.
+fn collect_lines(
+    pos: &Position,
+    plies: u32,
+    line: &mut Vec<Move>,
+    classes: &mut HashMap<(u64, u64), Vec<Move>>,
+) {
+    if plies == 0 || pos.is_game_over() {
+        let (representative, _) = canonical(pos);
+        classes
+            .entry((representative.player, representative.opponent))
+            .or_insert_with(|| line.clone());
+        return;
+    }
+    for &mv in pos.legal_moves().as_ref() {
+        line.push(mv);
+        collect_lines(&pos.play(mv), plies - 1, line, classes);
+        line.pop();
+    }
+}
+
+/// The opening file for a generated set: a header with the command that made it, then one
+/// opening per line with its score.
+pub fn format_balanced(openings: &[BalancedOpening], command: &str, evaluator: &str) -> String {
+    let mut text = format!(
+        "# Balanced openings for matches: each line is a move sequence from the start\n\
+         # position, then the side to move's search score in discs.\n\
+         # Made by: {command}\n\
+         # Evaluator: {evaluator}; {} openings, one per symmetry class, in a fixed\n\
+         # pseudo-random order (a match uses the first ones).\n",
+        openings.len()
+    );
+    for balanced in openings {
+        text.push_str(&format!("{}  # {:+.2}\n", balanced.opening, balanced.discs));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_sequences() {
+        let opening = Opening::from_moves("f5d6 c3,d3c4").unwrap();
+        assert_eq!(opening.moves.len(), 5);
+        assert_eq!(opening.to_string(), "f5d6c3d3c4");
+        assert_eq!(opening.position().empty_count(), 55);
+        assert!(Opening::from_moves("f5f5").is_err());
+        assert!(Opening::from_moves("f5d").is_err());
+        assert!(Opening::from_moves("a1").is_err());
+    }
+
+    #[test]
+    fn opening_files() {
+        let text = "# a comment\n\nf5d6\tPerpendicular\nf5f6 # Parallel\n-\n";
+        let openings = parse_openings(text).unwrap();
+        assert_eq!(openings.len(), 3);
+        assert_eq!(openings[2], Opening::standard());
+        assert!(parse_openings("f5d6\nzz\n").unwrap_err().contains("line 2"));
+        assert!(parse_openings("# nothing\n").is_err());
+    }
+
+    #[test]
+    fn generated_sets_hold_one_opening_per_symmetry_class() {
+        let settings = BalanceSettings {
+            plies: 2,
+            depth: 1,
+            max_discs: 64.0,
+        };
+        let evaluator = iago_core::eval::othello_evaluator("default").unwrap();
+        let openings = generate_balanced(&settings, evaluator);
+        // The 12 positions after two plies fall into 3 classes: perpendicular, diagonal
+        // and parallel openings.
+        assert_eq!(openings.len(), 3);
+        let text = format_balanced(&openings, "test", "default");
+        assert_eq!(parse_openings(&text).unwrap().len(), 3);
+        let none = BalanceSettings {
+            max_discs: -1.0,
+            ..settings
+        };
+        let evaluator = iago_core::eval::othello_evaluator("default").unwrap();
+        assert!(generate_balanced(&none, evaluator).is_empty());
+    }
+
+    #[test]
+    fn the_default_set_is_read_and_balanced_in_size() {
+        let openings = parse_openings(DEFAULT_OPENINGS).unwrap();
+        assert!(openings.len() >= 50, "{}", openings.len());
+    }
+}

@@ -1,0 +1,534 @@
+//! The match: a schedule of games between every pair of engines, played by worker threads
+//! that each own their engine processes, with results gathered, written and tallied on the
+//! calling thread.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::driver::{Driver, Fault, FaultKind};
+use super::game::{self, GameOutcome, MoveLimits};
+use super::gtp::GtpDriver;
+use super::nboard::NBoardDriver;
+use super::openings::Opening;
+use super::record::ArenaRecord;
+use super::spec::{EngineSpec, Protocol};
+use super::stats::{Sprt, SprtVerdict, Tally};
+use iago_core::game::Color;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineSpec>,
+    /// Games for each pair of engines.
+    pub games: u32,
+    /// The limits of each engine, in the order of `engines`.
+    pub limits: Vec<MoveLimits>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Played in order, each twice with colours swapped, starting again when used up.
+    pub openings: Vec<Opening>,
+    /// Where the GGF records go, one per line.
+    pub out: Option<PathBuf>,
+    /// Stop as soon as this test decides (two engines only).
+    pub sprt: Option<Sprt>,
+    /// How long an engine may take to start and answer its first command.
+    pub startup_timeout: Duration,
+    /// Show the progress line on stderr.
+    pub progress: bool,
+}
+
+/// One scheduled game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Job {
+    number: u32,
+    pairing: usize,
+    black: usize,
+    white: usize,
+    opening: usize,
+}
+
+/// Results of the games between two engines, from the first one's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairingStats {
+    pub first: usize,
+    pub second: usize,
+    pub tally: Tally,
+    /// Sum of the first engine's disc differences in games that were played out.
+    pub disc_sum: i64,
+    /// Games played out (not forfeited).
+    pub finished: u32,
+}
+
+impl PairingStats {
+    /// Mean disc difference of the games played out, first engine's side.
+    pub fn mean_discs(&self) -> Option<f64> {
+        (self.finished > 0).then(|| self.disc_sum as f64 / f64::from(self.finished))
+    }
+}
+
+/// One engine's totals over the match.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineStats {
+    pub games: u32,
+    pub points: f64,
+    pub moves: u64,
+    pub seconds: f64,
+    pub forfeits: BTreeMap<FaultKind, u32>,
+}
+
+impl EngineStats {
+    pub fn seconds_per_move(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.seconds / self.moves as f64)
+    }
+}
+
+/// The state of the SPRT when the match ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    pub test: Sprt,
+    pub llr: f64,
+    pub verdict: Option<SprtVerdict>,
+}
+
+/// What a match produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    pub names: Vec<String>,
+    pub pairings: Vec<PairingStats>,
+    pub engines: Vec<EngineStats>,
+    pub games_played: u32,
+    pub games_scheduled: u32,
+    pub sprt: Option<SprtState>,
+    pub wall_seconds: f64,
+}
+
+/// Plays the match. Errors are about the setup (no engines, an unwritable output file);
+/// engine failures are forfeits inside the match.
+pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
+    validate(config)?;
+    let started = Instant::now();
+    let jobs = schedule(config);
+    let games_scheduled = jobs.len() as u32;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut summary = MatchSummary {
+        names: names.clone(),
+        pairings: pairings(config.engines.len()),
+        engines: vec![EngineStats::default(); config.engines.len()],
+        games_played: 0,
+        games_scheduled,
+        sprt: config.sprt.map(|test| SprtState {
+            test,
+            llr: 0.0,
+            verdict: None,
+        }),
+        wall_seconds: 0.0,
+    };
+    let mut output = match &config.out {
+        Some(path) => Some(RecordFile::create(path)?),
+        None => None,
+    };
+    let queue = Mutex::new(VecDeque::from(jobs));
+    let stop = AtomicBool::new(false);
+    let workers = config.concurrency.clamp(1, games_scheduled.max(1) as usize);
+    let (sender, results) = mpsc::channel::<(Job, GameOutcome)>();
+    let mut progress = Progress::new(config.progress);
+    let mut write_error = None;
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (queue, stop) = (&queue, &stop);
+            scope.spawn(move || worker(config, queue, stop, sender));
+        }
+        drop(sender);
+        for (job, outcome) in results {
+            summary.add(&job, &outcome);
+            if let Some(file) = output.as_mut()
+                && let Err(e) = file.add(job.number, &outcome.record)
+            {
+                // Stop the match: games whose records cannot be kept are wasted.
+                write_error = Some(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+            if let Some(state) = summary.sprt.as_mut() {
+                let tally = summary.pairings[0].tally;
+                state.llr = state.test.llr(&tally);
+                if state.verdict.is_none() {
+                    state.verdict = state.test.verdict(&tally);
+                    if state.verdict.is_some() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            if let Some((color, fault)) = &outcome.forfeit {
+                let loser = if *color == Color::Black {
+                    job.black
+                } else {
+                    job.white
+                };
+                progress.note(&format!(
+                    "game {}: {} forfeits ({fault})",
+                    job.number + 1,
+                    names[loser]
+                ));
+            }
+            progress.update(&summary);
+        }
+    });
+    progress.finish();
+    if let Some(error) = write_error {
+        return Err(error);
+    }
+    if let Some(file) = output {
+        file.finish()?;
+    }
+    summary.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn validate(config: &MatchConfig) -> Result<(), String> {
+    if config.engines.len() < 2 {
+        return Err("a match needs at least two engines".into());
+    }
+    let mut names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    names.sort_unstable();
+    if names.windows(2).any(|w| w[0] == w[1]) {
+        return Err("engine names must differ".into());
+    }
+    if config.limits.len() != config.engines.len() {
+        return Err("one set of limits per engine is needed".into());
+    }
+    if config.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    if config.sprt.is_some() && config.engines.len() != 2 {
+        return Err("the SPRT compares exactly two engines".into());
+    }
+    let gtp = config.engines.iter().any(|e| e.protocol == Protocol::Gtp);
+    if gtp
+        && config
+            .openings
+            .iter()
+            .any(|o| o.start != iago_core::othello::Position::start())
+    {
+        return Err(
+            "GTP engines can only be given openings reached by moves from the start".into(),
+        );
+    }
+    Ok(())
+}
+
+fn pairings(engines: usize) -> Vec<PairingStats> {
+    let mut list = Vec::new();
+    for first in 0..engines {
+        for second in first + 1..engines {
+            list.push(PairingStats {
+                first,
+                second,
+                ..PairingStats::default()
+            });
+        }
+    }
+    list
+}
+
+/// Game 2k and 2k+1 of a pairing share opening k with colours swapped; pairings take turns
+/// so that a round robin stopped early is still even.
+fn schedule(config: &MatchConfig) -> Vec<Job> {
+    let pairs = pairings(config.engines.len());
+    let mut jobs = Vec::new();
+    for game in 0..config.games {
+        for (index, pair) in pairs.iter().enumerate() {
+            let (black, white) = if game % 2 == 0 {
+                (pair.first, pair.second)
+            } else {
+                (pair.second, pair.first)
+            };
+            jobs.push(Job {
+                number: jobs.len() as u32,
+                pairing: index,
+                black,
+                white,
+                opening: (game / 2) as usize % config.openings.len(),
+            });
+        }
+    }
+    jobs
+}
+
+fn start_engine(
+    spec: &EngineSpec,
+    limits: &MoveLimits,
+    config: &MatchConfig,
+) -> Result<Box<dyn Driver>, Fault> {
+    let deadline = Instant::now() + config.startup_timeout;
+    let time_control = limits.time_control;
+    let started: Result<Box<dyn Driver>, Fault> = match spec.protocol {
+        Protocol::NBoard => NBoardDriver::start(&spec.command, time_control, deadline)
+            .map(|d| Box::new(d) as Box<dyn Driver>),
+        Protocol::Gtp => GtpDriver::start(&spec.command, time_control, deadline)
+            .map(|d| Box::new(d) as Box<dyn Driver>),
+    };
+    started.map_err(|mut fault| {
+        if fault.kind == FaultKind::Timeout {
+            fault.detail = format!(
+                "not ready within {:.1} s of starting",
+                config.startup_timeout.as_secs_f64()
+            );
+        }
+        fault
+    })
+}
+
+/// Plays games from the queue until it is empty or the match is stopped. Each worker keeps
+/// its own process of each engine between games and restarts one after it forfeits.
+fn worker(
+    config: &MatchConfig,
+    queue: &Mutex<VecDeque<Job>>,
+    stop: &AtomicBool,
+    results: mpsc::Sender<(Job, GameOutcome)>,
+) {
+    let mut drivers: Vec<Option<Box<dyn Driver>>> = config.engines.iter().map(|_| None).collect();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+            break;
+        };
+        let opening = &config.openings[job.opening];
+        let names = [
+            config.engines[job.black].name.as_str(),
+            config.engines[job.white].name.as_str(),
+        ];
+        let mut start_fault = None;
+        for (color, index) in [(Color::Black, job.black), (Color::White, job.white)] {
+            if drivers[index].is_none() {
+                match start_engine(&config.engines[index], &config.limits[index], config) {
+                    Ok(driver) => drivers[index] = Some(driver),
+                    Err(fault) => {
+                        start_fault = Some((color, fault));
+                        break;
+                    }
+                }
+            }
+        }
+        let outcome = match start_fault {
+            Some((color, fault)) => forfeit_at_start(opening, names, color, fault),
+            None => {
+                // Taken out for the game and put back after it: two engines borrowed at once.
+                let mut black = drivers[job.black].take();
+                let mut white = drivers[job.white].take();
+                let outcome = match (black.as_deref_mut(), white.as_deref_mut()) {
+                    (Some(black), Some(white)) => {
+                        let limits = [&config.limits[job.black], &config.limits[job.white]];
+                        game::play_game(opening, names, [black, white], limits)
+                    }
+                    // Both were started just above.
+                    _ => break,
+                };
+                drivers[job.black] = black;
+                drivers[job.white] = white;
+                outcome
+            }
+        };
+        if let Some((color, _)) = &outcome.forfeit {
+            // The loser may be hung or confused: a fresh process plays its next game.
+            let loser = if *color == Color::Black {
+                job.black
+            } else {
+                job.white
+            };
+            drivers[loser] = None;
+        }
+        if results.send((job, outcome)).is_err() {
+            break;
+        }
+    }
+}
+
+fn forfeit_at_start(
+    opening: &Opening,
+    names: [&str; 2],
+    color: Color,
+    fault: Fault,
+) -> GameOutcome {
+    let mut record = ArenaRecord::new(opening.start, names[0], names[1]);
+    for &mv in &opening.moves {
+        record.moves.push(super::record::RecordedMove {
+            mv,
+            eval: None,
+            seconds: None,
+        });
+    }
+    let black_discs = match color {
+        Color::Black => -game::FORFEIT_DISCS,
+        Color::White => game::FORFEIT_DISCS,
+    };
+    record.result = Some(black_discs);
+    record.comment = Some(format!("{color} forfeits: {fault}"));
+    GameOutcome {
+        black_discs,
+        forfeit: Some((color, fault)),
+        record,
+        thinking: [(0, 0.0); 2],
+    }
+}
+
+impl MatchSummary {
+    fn add(&mut self, job: &Job, outcome: &GameOutcome) {
+        self.games_played += 1;
+        let pairing = &mut self.pairings[job.pairing];
+        let first_is_black = pairing.first == job.black;
+        let first_discs = if first_is_black {
+            outcome.black_discs
+        } else {
+            -outcome.black_discs
+        };
+        match first_discs.signum() {
+            1 => pairing.tally.wins += 1,
+            -1 => pairing.tally.losses += 1,
+            _ => pairing.tally.draws += 1,
+        }
+        if outcome.forfeit.is_none() {
+            pairing.finished += 1;
+            pairing.disc_sum += i64::from(first_discs);
+        }
+        for (color, index) in [(Color::Black, job.black), (Color::White, job.white)] {
+            let stats = &mut self.engines[index];
+            let (moves, seconds) = outcome.thinking[game::colour_index(color)];
+            stats.games += 1;
+            stats.moves += u64::from(moves);
+            stats.seconds += seconds;
+            let discs = if color == Color::Black {
+                outcome.black_discs
+            } else {
+                -outcome.black_discs
+            };
+            stats.points += match discs.signum() {
+                1 => 1.0,
+                0 => 0.5,
+                _ => 0.0,
+            };
+            if let Some((loser, fault)) = &outcome.forfeit
+                && *loser == color
+            {
+                *stats.forfeits.entry(fault.kind).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// The output file: records are appended to `NAME.partial` in game order as games end (so
+/// a crash keeps what was played), and the file is synced and renamed at the end.
+struct RecordFile {
+    file: File,
+    partial: PathBuf,
+    path: PathBuf,
+    /// The game whose record is written next; later ones wait in `pending`.
+    next: u32,
+    pending: BTreeMap<u32, String>,
+}
+
+impl RecordFile {
+    fn create(path: &Path) -> Result<RecordFile, String> {
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let file = File::create(&partial)
+            .map_err(|e| format!("cannot create {}: {e}", partial.display()))?;
+        Ok(RecordFile {
+            file,
+            partial,
+            path: path.to_path_buf(),
+            next: 0,
+            pending: BTreeMap::new(),
+        })
+    }
+
+    /// Adds game `number`'s record, writing every record that is now in order.
+    fn add(&mut self, number: u32, record: &ArenaRecord) -> Result<(), String> {
+        self.pending.insert(number, record.to_ggf());
+        while let Some(line) = self.pending.remove(&self.next) {
+            self.write(&line)?;
+            self.next += 1;
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.file, "{line}")
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", self.partial.display()))
+    }
+
+    /// Writes the records still waiting (games skipped after an early stop leave gaps),
+    /// syncs and renames.
+    fn finish(mut self) -> Result<(), String> {
+        for line in std::mem::take(&mut self.pending).into_values() {
+            self.write(&line)?;
+        }
+        self.file
+            .sync_all()
+            .and_then(|()| std::fs::rename(&self.partial, &self.path))
+            .map_err(|e| format!("cannot finish {}: {e}", self.path.display()))
+    }
+}
+
+/// The live progress line on stderr: rewritten in place on a terminal, one line per game
+/// otherwise.
+struct Progress {
+    enabled: bool,
+    terminal: bool,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(enabled: bool) -> Progress {
+        Progress {
+            enabled,
+            terminal: std::io::stderr().is_terminal(),
+            shown: false,
+        }
+    }
+
+    fn update(&mut self, summary: &MatchSummary) {
+        if !self.enabled {
+            return;
+        }
+        let line = super::report::progress_line(summary);
+        let mut err = std::io::stderr().lock();
+        let _ = if self.terminal {
+            write!(err, "\r\x1b[2K{line}")
+        } else {
+            writeln!(err, "{line}")
+        };
+        let _ = err.flush();
+        self.shown = true;
+    }
+
+    /// A message on its own line, above the progress line.
+    fn note(&mut self, text: &str) {
+        if !self.enabled {
+            log::info!("{text}");
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = if self.terminal && self.shown {
+            writeln!(err, "\r\x1b[2K{text}")
+        } else {
+            writeln!(err, "{text}")
+        };
+    }
+
+    fn finish(&mut self) {
+        if self.enabled && self.terminal && self.shown {
+            let _ = writeln!(std::io::stderr());
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! `iago label`: scores positions from WTHOR games with iago's own searches (exact solves
+//! near the end, fixed-depth searches before) and writes them for `iago train --samples`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::args::Args;
+use crate::label::{self, EXACT_DEPTH, LabelConfig};
+use crate::train::Labels;
+use iago_core::game::Color;
+use iago_core::othello::Position;
+use iago_core::othello::position::mix64;
+use iago_core::othello::wthor::{WthorGame, read_wthor_dir};
+
+const HELP: &str = "usage: iago label --wthor DIR --out FILE [OPTIONS]
+
+Takes positions from the WTHOR games in DIR, scores each with iago's search and writes
+them to FILE (the format is in src/eval/label.rs), for `iago train --samples FILE`.
+Each record also keeps what its game says of the position (for WTHOR games the
+theoretical score down to 24 empties and the final result after; for self-play games
+the final result), which training may blend in (`iago train --game-weight`).
+Positions with at most --exact-empties empties are solved exactly, the others searched
+--depth plies deep. Games are spread evenly over the database; from each, --per-game
+positions with between --min-empties and --max-empties empties are taken (a seeded
+choice). The labels are the same for any number of threads.
+
+Options:
+  --games N           WTHOR games to take positions from (default 10000)
+  --selfplay N        also N games of iago against itself (default 0): random first
+                      moves, then searches of --selfplay-depth plies choosing among
+                      moves within two discs of the best
+  --selfplay-depth D  (default 4)
+  --random-plies R    random first moves of the self-play games (default 10)
+  --per-game K        positions per game (default 4; 0 for all)
+  --min-empties A     (default 4)
+  --max-empties B     (default 56)
+  --exact-empties E   solve exactly at E empties or fewer (default 18)
+  --depth D           search depth elsewhere (default 8)
+  --eval NAME         evaluator of the searches and the self-play games (default:
+                      the default; pattern:FILE)
+  --threads T         worker threads (default: the number of cores)
+  --seed S            seed of the position choice (default 1)
+  -h, --help          print this help";
+
+struct Options {
+    wthor: PathBuf,
+    out: PathBuf,
+    games: usize,
+    selfplay: usize,
+    selfplay_depth: u32,
+    random_plies: u32,
+    per_game: usize,
+    min_empties: u32,
+    max_empties: u32,
+    seed: u64,
+    config: LabelConfig,
+}
+
+fn parse(args: &[String]) -> Result<Option<Options>, String> {
+    let mut wthor = None;
+    let mut out = None;
+    let mut options = Options {
+        wthor: PathBuf::new(),
+        out: PathBuf::new(),
+        games: 10_000,
+        selfplay: 0,
+        selfplay_depth: 4,
+        random_plies: 10,
+        per_game: 4,
+        min_empties: 4,
+        max_empties: 56,
+        seed: 1,
+        config: LabelConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ..LabelConfig::default()
+        },
+    };
+    let mut args = Args::new("label", args);
+    while let Some(option) = args.next() {
+        match option {
+            "-h" | "--help" => return Ok(None),
+            "--wthor" => wthor = Some(PathBuf::from(args.value(option)?)),
+            "--out" => out = Some(PathBuf::from(args.value(option)?)),
+            "--games" => options.games = args.number(option)?,
+            "--per-game" => options.per_game = args.number(option)?,
+            "--selfplay" => options.selfplay = args.number(option)?,
+            "--selfplay-depth" => options.selfplay_depth = args.number(option)?,
+            "--random-plies" => options.random_plies = args.number(option)?,
+            "--min-empties" => options.min_empties = args.number(option)?,
+            "--max-empties" => options.max_empties = args.number(option)?,
+            "--exact-empties" => options.config.exact_empties = args.number(option)?,
+            "--depth" => options.config.depth = args.number(option)?,
+            "--eval" => options.config.eval = args.value(option)?,
+            "--threads" => options.config.threads = args.number(option)?,
+            "--seed" => options.seed = args.number(option)?,
+            _ => return Err(args.unknown(option)),
+        }
+    }
+    options.wthor = wthor.ok_or("label: --wthor DIR is required (try --help)")?;
+    options.out = out.ok_or("label: --out FILE is required (try --help)")?;
+    if options.min_empties > options.max_empties || options.max_empties > 60 {
+        return Err("label: need --min-empties <= --max-empties <= 60".into());
+    }
+    if options.config.depth == 0 || options.config.threads == 0 {
+        return Err("label: --depth and --threads must be at least 1".into());
+    }
+    Ok(Some(options))
+}
+
+/// The depth of the theoretical score in WTHOR files (byte 14 of every file header of
+/// the database).
+const WTHOR_THEORETICAL_DEPTH: u32 = 24;
+
+/// A position and what its game says of it (discs for the side to move).
+type Candidate = (Position, Option<i8>);
+
+/// For the side to move: `black` or its negation.
+fn for_mover(pos: &Position, black: i32) -> i8 {
+    let value = if pos.side == Color::Black {
+        black
+    } else {
+        -black
+    };
+    value.clamp(-64, 64) as i8
+}
+
+/// The positions of `game` (in order), each with the side to move able to move, with
+/// the game's label: the theoretical score while at least its depth of empties remain,
+/// the final result after (as `iago train --labels split`).
+fn playable_positions(game: &WthorGame) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let mut pos = Position::start();
+    let final_black = 2 * i32::from(game.black_discs) - 64;
+    let theoretical_black = 2 * i32::from(game.theoretical_black) - 64;
+    for &mv in &game.moves {
+        if !pos.has_no_move() {
+            let black = Labels::Split.black_label(
+                pos.empty_count(),
+                WTHOR_THEORETICAL_DEPTH,
+                theoretical_black,
+                final_black,
+            );
+            out.push((pos, Some(for_mover(&pos, black))));
+        }
+        match pos.try_play(mv) {
+            Some(next) => pos = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// The sampled positions: `per_game` from each game (all if 0), empties in range.
+fn sample(games: &[Vec<Candidate>], options: &Options) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for (n, game) in games.iter().enumerate() {
+        let mut candidates: Vec<Candidate> = game
+            .iter()
+            .copied()
+            .filter(|(p, _)| (options.min_empties..=options.max_empties).contains(&p.empty_count()))
+            .collect();
+        if options.per_game == 0 {
+            out.extend(candidates);
+            continue;
+        }
+        let mut state = mix64(options.seed ^ mix64(n as u64 + 1));
+        for _ in 0..options.per_game.min(candidates.len()) {
+            state = mix64(state);
+            let pick = (state % candidates.len() as u64) as usize;
+            out.push(candidates.swap_remove(pick));
+        }
+    }
+    out
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let Some(options) = parse(args)? else {
+        println!("{HELP}");
+        return Ok(());
+    };
+    let start = Instant::now();
+    let wthor = read_wthor_dir(&options.wthor).map_err(|e| e.to_string())?;
+    let step = (wthor.len() / options.games.max(1)).max(1);
+    let mut games: Vec<Vec<Candidate>> = wthor
+        .iter()
+        .step_by(step)
+        .take(options.games)
+        .map(playable_positions)
+        .collect();
+    let from_wthor = games.len();
+    let selfplay = label::selfplay_games(
+        &options.config.eval,
+        options.selfplay,
+        options.selfplay_depth,
+        options.random_plies,
+        options.seed,
+        options.config.threads,
+    )?;
+    games.extend(selfplay.iter().map(|game| {
+        game.positions
+            .iter()
+            .map(|pos| (*pos, Some(for_mover(pos, game.black_result))))
+            .collect()
+    }));
+    let candidates = sample(&games, &options);
+    let positions: Vec<Position> = candidates.iter().map(|(pos, _)| *pos).collect();
+    let total = positions.len();
+    println!(
+        "label: {total} positions from {from_wthor} of {} WTHOR games and {} self-play games; \
+         exact at {} empties or fewer, depth {} elsewhere; {} threads; evaluator {}",
+        wthor.len(),
+        options.selfplay,
+        options.config.exact_empties,
+        options.config.depth,
+        options.config.threads,
+        options.config.eval
+    );
+    let progress = |done: usize| {
+        let seconds = start.elapsed().as_secs_f64();
+        eprintln!(
+            "label: {done}/{total} positions, {seconds:.0} s, about {:.0} s to go",
+            seconds / done as f64 * (total - done) as f64
+        );
+    };
+    let mut records = label::label_positions(&positions, &options.config, &progress)?;
+    for (record, (_, game)) in records.iter_mut().zip(&candidates) {
+        record.game = *game;
+    }
+    label::write(&options.out, &records)?;
+    let exact = records.iter().filter(|r| r.depth == EXACT_DEPTH).count();
+    println!(
+        "label: wrote {} positions ({exact} solved exactly) to {} in {:.0} s",
+        records.len(),
+        options.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,15 @@
+//! Subcommands of the `iago` binary, one module each.
+
+pub mod accuracy;
+pub mod args;
+pub mod bench;
+pub mod book;
+pub mod eval_match;
+pub mod fit_probcut;
+pub mod label;
+pub mod match_cmd;
+pub mod mill_eval_match;
+pub mod openings;
+pub mod perft;
+pub mod solve;
+pub mod train;

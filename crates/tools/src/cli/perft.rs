@@ -1,0 +1,171 @@
+//! `iago perft [OPTIONS] DEPTH [POSITION]`: counts the leaves of the game tree and prints
+//! the time and speed.
+//!
+//! The options are read into a game-neutral [`Options`] first; `run_othello` then does
+//! the counting, so another game can plug in as one more `run_<game>` function.
+
+use std::time::Instant;
+
+use iago_core::game::{Game, perft as generic_perft};
+use iago_core::mill::notation::parse_position as parse_mill_position;
+use iago_core::mill::{MillPosition, Rules};
+use iago_core::othello::notation::parse_position;
+use iago_core::othello::{Position, perft};
+
+const HELP: &str = "usage: iago perft [OPTIONS] DEPTH [POSITION]
+
+Counts the leaves of the Othello game tree DEPTH plies deep (a pass is a ply; a game
+that ends earlier is one leaf) and prints the count, the time and leaves per second.
+
+POSITION  a position string, default the start position: 64 squares a1..h8 row by row
+          (X x * B b black, O o 0 W w white, - . _ empty) then the side to move (X or O);
+          spaces are ignored, so it may be one quoted argument or several.
+          For mill: `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]` (see protocol.md),
+          a move with its removals is one ply.
+
+Options:
+  --game NAME    othello (default) or mill
+  --removal-per-mill   mill: one removal per mill closed (the seed's variant)
+  --divide       also print the leaf count below each legal move
+  --path NAME    code path: portable, bmi or avx2 (default: the fastest this CPU runs)
+  -h, --help     print this help";
+
+/// The command line, read without knowing the game.
+#[derive(Debug, Default)]
+struct Options {
+    depth: u32,
+    divide: bool,
+    path: Option<String>,
+    mill: bool,
+    removal_per_mill: bool,
+    /// The position's words, joined back with spaces.
+    position: Option<String>,
+}
+
+/// What the command line asks for.
+enum Request {
+    Help,
+    Count(Options),
+}
+
+fn parse_args(args: &[String]) -> Result<Request, String> {
+    let mut options = Options::default();
+    let mut depth = None;
+    let mut position_words = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(Request::Help),
+            "--divide" => options.divide = true,
+            "--removal-per-mill" => options.removal_per_mill = true,
+            "--game" => match args.next().map(String::as_str) {
+                Some("othello") => options.mill = false,
+                Some("mill") => options.mill = true,
+                other => {
+                    return Err(format!(
+                        "perft: --game needs othello or mill, not {other:?}"
+                    ));
+                }
+            },
+            "--path" => {
+                let name = args.next().ok_or("perft: --path needs a NAME")?;
+                options.path = Some(name.clone());
+            }
+            _ if depth.is_none() => {
+                depth = Some(arg.parse().map_err(|_| {
+                    format!("perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)")
+                })?);
+            }
+            // Position strings often start with `--` (empty squares): only a word with
+            // other characters is taken for a misspelt option.
+            _ if arg.starts_with("--") && !arg.chars().all(is_position_char) => {
+                return Err(format!(
+                    "perft: unknown option {arg:?} (try `iago perft --help`)"
+                ));
+            }
+            _ => position_words.push(arg.as_str()),
+        }
+    }
+    options.depth = depth.ok_or("perft: missing DEPTH (try `iago perft --help`)")?;
+    if !position_words.is_empty() {
+        options.position = Some(position_words.join(" "));
+    }
+    Ok(Request::Count(options))
+}
+
+/// A character that may appear in a position string.
+fn is_position_char(c: char) -> bool {
+    "XxBb*OoWw0-._/ ".contains(c)
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    match parse_args(args)? {
+        Request::Help => {
+            println!("{HELP}");
+            Ok(())
+        }
+        Request::Count(options) if options.mill => run_mill(&options),
+        Request::Count(options) => run_othello(&options),
+    }
+}
+
+fn run_othello(options: &Options) -> Result<(), String> {
+    let pos = match &options.position {
+        Some(text) => parse_position(text).map_err(|e| format!("perft: {e}"))?,
+        None => Position::start(),
+    };
+    let path = options.path.as_deref().unwrap_or(perft::best_path());
+    let count = |pos: &Position, depth: u32| {
+        perft::perft_with(path, pos, depth).map_err(|e| format!("perft: {e}"))
+    };
+    let start = Instant::now();
+    let leaves = if options.divide && options.depth > 0 {
+        let mut total = 0;
+        for mv in pos.legal_moves().as_ref() {
+            let leaves = count(&pos.play(*mv), options.depth - 1)?;
+            println!("{mv}: {leaves}");
+            total += leaves;
+        }
+        // A finished game is one leaf.
+        total.max(1)
+    } else {
+        count(&pos, options.depth)?
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    println!("perft {}: {leaves}", options.depth);
+    println!(
+        "time {seconds:.3} s, {:.1} M leaves/s ({path} code path)",
+        leaves as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+fn run_mill(options: &Options) -> Result<(), String> {
+    let rules = Rules {
+        removal_per_mill: options.removal_per_mill,
+        ..Rules::default()
+    };
+    let pos = match &options.position {
+        Some(text) => parse_mill_position(text, rules).map_err(|e| format!("perft: {e}"))?,
+        None => MillPosition::with_rules(rules),
+    };
+    let start = Instant::now();
+    let leaves = if options.divide && options.depth > 0 {
+        let mut total = 0;
+        for &mv in pos.legal_moves().as_ref() {
+            let leaves = generic_perft(&pos.play(mv), options.depth - 1);
+            println!("{}: {leaves}", pos.format_move(mv));
+            total += leaves;
+        }
+        total.max(1)
+    } else {
+        generic_perft(&pos, options.depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    println!("perft {}: {leaves}", options.depth);
+    println!(
+        "time {seconds:.3} s, {:.1} M leaves/s",
+        leaves as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}

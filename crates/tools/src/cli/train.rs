@@ -1,0 +1,177 @@
+//! `iago train`: fits the pattern weights on WTHOR games (see `eval::train`) and writes
+//! the weight file that the build embeds.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::args::Args;
+use crate::train::{Dataset, Labels, TrainConfig, Trainer, fit, load_samples, load_wthor};
+use iago_core::eval::Evaluator;
+use iago_core::eval::features::{DISCS_PER_STAGE, STAGES};
+use iago_core::eval::pattern::{PatternEval, PatternWeights};
+use iago_core::othello::{DISC, Position};
+
+const HELP: &str =
+    "usage: iago train [--wthor DIR] [--samples FILE ...] [--init WEIGHTS] [--out FILE]
+                  [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
+                  [--labels MODE] [--game-weight W]
+
+Fits the pattern evaluation's weights and writes them to FILE (default
+src/eval/weights/patterns.bin, which the next build embeds). The positions come from
+the WTHOR games in DIR, labelled with the games' scores, and from files of positions
+scored by iago's searches (`iago label`; --samples may be repeated). Positions of every
+N-th game are used (--game-step, default 1), every --holdout-th used game or record
+(default 10) is held out for testing. --init starts from a weight file (`embedded` for
+the weights in the binary) instead of zeros. --game-weight W (0 to 1, default 0) blends
+into each scored position's label what its game says of it (result or theoretical
+score) with weight W. Prints the error per epoch and per stage, in discs.
+Labels (src/eval/README.md): split (the game's theoretical score while at least its depth
+of empties remain, the final result after), theoretical (everywhere), blend (sliding
+from the theoretical score to the final result over the last moves).
+--stage-overlap D: a position also trains the stages within D discs of its own (each
+stage covers 4 disc counts), so that rare configurations borrow from the neighbours.
+Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the end)
+--l2 0.0005 --stage-overlap 6 --seed 1.";
+
+/// Runs `iago train` with `args`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let mut config = TrainConfig::default();
+    let mut wthor: Option<PathBuf> = None;
+    let mut samples: Vec<PathBuf> = Vec::new();
+    let mut init: Option<String> = None;
+    let mut game_weight = 0.0f32;
+    let mut out = PathBuf::from("src/eval/weights/patterns.bin");
+    let mut args = Args::new("train", args);
+    while let Some(option) = args.next() {
+        match option {
+            "--help" | "-h" => {
+                println!("{HELP}");
+                return Ok(());
+            }
+            "--wthor" => {
+                wthor = Some(PathBuf::from(args.value("--wthor")?));
+            }
+            "--out" => out = PathBuf::from(args.value("--out")?),
+            "--samples" => samples.push(PathBuf::from(args.value("--samples")?)),
+            "--init" => init = Some(args.value("--init")?),
+            "--game-weight" => game_weight = args.number("--game-weight")?,
+            "--game-step" => config.game_step = args.number("--game-step")?,
+            "--holdout" => config.holdout_every = args.number("--holdout")?,
+            "--epochs" => config.epochs = args.number("--epochs")?,
+            "--rate" => config.learning_rate = args.number("--rate")?,
+            "--l2" => config.l2 = args.number("--l2")?,
+            "--stage-overlap" => config.stage_overlap = args.number("--stage-overlap")?,
+            "--seed" => config.seed = args.number("--seed")?,
+            "--labels" => {
+                let name = args.value("--labels")?;
+                config.labels = Labels::by_name(&name).ok_or_else(|| {
+                    format!("--labels: {name:?} is not split, theoretical or blend")
+                })?;
+            }
+            other => return Err(args.unknown(other)),
+        }
+    }
+    if !(0.0..=1.0).contains(&game_weight) {
+        return Err("train: --game-weight must be between 0 and 1".into());
+    }
+    if wthor.is_none() && samples.is_empty() {
+        return Err(format!("train: give --wthor DIR or --samples FILE\n{HELP}"));
+    }
+    if config.game_step == 0 || config.holdout_every < 2 {
+        return Err("train: --game-step must be at least 1 and --holdout at least 2".into());
+    }
+    if !(config.learning_rate.is_finite() && config.learning_rate > 0.0 && config.l2 >= 0.0) {
+        return Err("train: --rate must be positive and --l2 not negative".into());
+    }
+    let start = Instant::now();
+    let mut data = Dataset::default();
+    if let Some(wthor) = &wthor {
+        let games = load_wthor(wthor, &config)?;
+        println!(
+            "data: {} games from {}, {} training positions, {} held out ({:.1} s)",
+            games.games,
+            wthor.display(),
+            games.train.len(),
+            games.test.len(),
+            start.elapsed().as_secs_f64()
+        );
+        data.extend(games);
+    }
+    for path in &samples {
+        let scored = load_samples(path, config.holdout_every, game_weight)?;
+        println!(
+            "data: {} training positions and {} held out from {}",
+            scored.train.len(),
+            scored.test.len(),
+            path.display()
+        );
+        data.extend(scored);
+    }
+    println!("config: {config:?}");
+    let initial = match init.as_deref() {
+        None => Trainer::new(),
+        Some("embedded") => Trainer::from_weights(PatternWeights::embedded()?),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            Trainer::from_weights(
+                &PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?,
+            )
+        }
+    };
+    let mut trainer = fit(
+        initial,
+        &data,
+        &config,
+        &mut |epoch, train, test, seconds| {
+            println!(
+                "epoch {epoch:2}: rmse train {train:.3} held-out {test:.3} discs ({seconds:.0} s)"
+            );
+        },
+    );
+    let train_errors = trainer.errors(&data.train);
+    let test_errors = trainer.errors(&data.test);
+    let weights = PatternWeights::from_values(&trainer.values())?;
+    let bytes = weights.encode();
+    std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    // The held-out error of the stored (rounded) weights, through the evaluator itself.
+    let stored: &'static PatternWeights = Box::leak(Box::new(weights));
+    let eval = PatternEval::with_weights(stored);
+    let mut quantised = [(0f64, 0usize); STAGES];
+    for sample in &data.test {
+        let pos = Position {
+            player: sample.player,
+            opponent: sample.opponent,
+            side: iago_core::game::Color::Black,
+        };
+        let stage = iago_core::eval::features::stage(&pos);
+        let error = f64::from(eval.evaluate(&pos)) / f64::from(DISC) - f64::from(sample.label);
+        quantised[stage].0 += error * error;
+        quantised[stage].1 += 1;
+    }
+    println!("stage  discs   train-n  train-rmse  held-n  held-rmse  stored-rmse");
+    for (stage, &(sum, n)) in quantised.iter().enumerate() {
+        let low = 4 + stage as u32 * DISCS_PER_STAGE;
+        let high = if stage + 1 == STAGES {
+            64
+        } else {
+            low + DISCS_PER_STAGE - 1
+        };
+        println!(
+            "{stage:5}  {low:2}-{high:2}  {:8}  {:10.3}  {:6}  {:9.3}  {:11.3}",
+            train_errors.count[stage],
+            train_errors.rmse[stage],
+            test_errors.count[stage],
+            test_errors.rmse[stage],
+            (sum / n.max(1) as f64).sqrt()
+        );
+    }
+    println!(
+        "overall: train {:.3} held-out {:.3} discs; wrote {} ({} bytes); total {:.0} s",
+        train_errors.overall(),
+        test_errors.overall(),
+        out.display(),
+        bytes.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

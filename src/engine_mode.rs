@@ -1,0 +1,148 @@
+//! Engine mode: reads protocol commands on stdin and answers on stdout.
+
+use std::time::Duration;
+
+use iago_core::book::BookChoice;
+use iago_core::engine::{Player, Settings};
+use iago_core::protocol::{self, Protocol};
+
+const HELP: &str = "usage: iago [ENGINE OPTIONS]
+
+Runs the engine on stdin/stdout. The protocol is NBoard when the first command is
+`nboard ...`, GTP otherwise (see protocol.md). Logs go to stderr (RUST_LOG=info).
+
+Options:
+  --protocol nboard|gtp  speak this protocol whatever the first command
+  --game NAME            the game: othello (default) or mill
+  --depth N              search depth in plies
+  --nodes N              node limit per search (deterministic)
+  --movetime MS          time per move in milliseconds
+  --hash MB              transposition table size
+  --threads N            search threads (midgame and endgame solver, up to one per core)
+  --seed N               variety: play randomly among moves near the best (and seed of
+                         the random player); without it play is deterministic
+  --eval NAME            evaluation function (see `iago help` of the eval module)
+  --contempt N           draw value for Black in hundredths of a disc
+  --book PATH|none       opening book file, or none (default: the embedded book)
+  --player search|random how moves are chosen (random: any legal move, for tests)
+  -h, --help             print this help";
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq)]
+struct Options {
+    protocol: Option<Protocol>,
+    game: String,
+    settings: Settings,
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        protocol: None,
+        game: "othello".into(),
+        settings: Settings::default(),
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |what: &str| {
+            args.next()
+                .cloned()
+                .ok_or_else(|| format!("{arg} needs {what}"))
+        };
+        fn number<T: std::str::FromStr>(option: &str, text: &str) -> Result<T, String> {
+            text.parse()
+                .map_err(|_| format!("{option}: bad number {text:?}"))
+        }
+        let settings = &mut options.settings;
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--protocol" => options.protocol = Some(Protocol::from_name(&value("nboard or gtp")?)?),
+            "--game" => options.game = value("a game name")?,
+            "--depth" => settings.depth = Some(positive(arg, &value("a depth")?)?),
+            "--nodes" => settings.nodes = Some(positive(arg, &value("a node count")?)?),
+            "--movetime" => {
+                settings.movetime = Some(Duration::from_millis(positive(
+                    arg,
+                    &value("milliseconds")?,
+                )?))
+            }
+            "--hash" => settings.hash_mb = Some(positive(arg, &value("megabytes")?)?),
+            "--threads" => settings.threads = Some(positive(arg, &value("a thread count")?)?),
+            "--seed" => settings.seed = Some(number(arg, &value("a number")?)?),
+            "--eval" => settings.eval = Some(value("an evaluator name")?),
+            "--contempt" => settings.contempt = number(arg, &value("a number")?)?,
+            "--book" => settings.book = BookChoice::from_arg(&value("a path or none")?),
+            "--player" => {
+                settings.player = match value("search or random")?.as_str() {
+                    "search" => Player::Search,
+                    "random" => Player::Random,
+                    other => {
+                        return Err(format!(
+                            "--player: unknown player {other:?} (search or random)"
+                        ));
+                    }
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option or subcommand {arg:?} (try `iago help`)"
+                ));
+            }
+        }
+    }
+    Ok(Some(options))
+}
+
+/// A number of at least 1.
+fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
+    option: &str,
+    text: &str,
+) -> Result<T, String> {
+    match text.parse::<T>() {
+        Ok(value) if value >= T::from(1) => Ok(value),
+        _ => Err(format!(
+            "{option}: expected a whole number of at least 1, got {text:?}"
+        )),
+    }
+}
+
+/// Runs the engine with command-line options `args`.
+pub fn run(args: &[String]) -> Result<(), String> {
+    let Some(options) = parse_args(args)? else {
+        println!("{HELP}");
+        return Ok(());
+    };
+    protocol::run(options.protocol, &options.game, options.settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn options() {
+        let options = parse_args(&args(
+            "--protocol gtp --depth 4 --book none --player random --seed 3",
+        ))
+        .unwrap()
+        .unwrap();
+        assert_eq!(options.protocol, Some(Protocol::Gtp));
+        assert_eq!(options.settings.depth, Some(4));
+        assert_eq!(options.settings.book, BookChoice::None);
+        assert_eq!(options.settings.player, Player::Random);
+        assert_eq!(options.settings.seed, Some(3));
+        for bad in [
+            "--depth 0",
+            "--depth",
+            "--protocol uci",
+            "--player god",
+            "--nodes x",
+            "extra",
+        ] {
+            assert!(parse_args(&args(bad)).is_err(), "{bad}");
+        }
+    }
+}

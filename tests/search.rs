@@ -325,3 +325,27 @@ fn seed_scenarios() {
         20 * 100
     );
 }
+
+/// The bench node count is the search's signature: a change of search behaviour changes
+/// it, and its commit must say so with a `Bench: N` line. Update the number here in that
+/// same commit.
+#[test]
+fn the_bench_signature_is_the_announced_one() {
+    const SIGNATURE: u64 = 325_745;
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_iago"))
+        .arg("bench")
+        .output()
+        .expect("run iago bench");
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let nodes: u64 = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("bench depth 10: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no bench line in {stdout}"));
+    assert_eq!(
+        nodes, SIGNATURE,
+        "the bench signature changed: if the search was meant to change, say `Bench: {nodes}` in the commit and update SIGNATURE"
+    );
+}

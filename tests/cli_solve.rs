@@ -1,7 +1,7 @@
 //! `iago solve` and `iago bench` through the real binary, the option errors every
 //! subcommand shares, and `iago --version`.
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn iago(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_iago"))
@@ -112,4 +112,49 @@ fn subcommands_report_bad_options_in_one_form() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+}
+
+/// `iago ARGS` with at most 2 GB of address space (`ulimit -v` in a shell that then
+/// becomes iago): room for tables of tens of MiB, not for 4 GiB, on any machine.
+fn iago_in_2_gb(args: &[&str]) -> Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs")
+}
+
+#[test]
+fn a_hash_size_that_cannot_be_had_is_refused_at_start() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--hash", "4096"],
+            "iago: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+        (
+            &["--hash", "4096", "--protocol", "gtp"],
+            "iago: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+        (
+            &["bench", "--hash", "4096"],
+            "iago: bench: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+        (
+            &["solve", "tests/data/fforum-1-19.obf", "--hash", "4096"],
+            "iago: solve: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = iago_in_2_gb(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, message, "{args:?}");
+    }
+    // A size that can be had is accepted.
+    let output = iago_in_2_gb(&["--hash", "16"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }

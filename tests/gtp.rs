@@ -5,7 +5,7 @@ mod protocol_io;
 
 use iago::game::Game;
 use iago::othello::{Move, Position};
-use protocol_io::{Engine, run_all};
+use protocol_io::{Engine, run_all, run_command, with_memory_limit};
 
 /// Sends all `(line, reply)` commands in one write and checks the whole output byte for
 /// byte. A reply of `None` means the line gets none (blank, comment).
@@ -126,6 +126,42 @@ fn every_command_byte_for_byte() {
             ("name", None),
         ],
     );
+}
+
+/// Address space for the engine with tables of tens of MiB, not for gigabytes.
+const MEMORY_LIMIT_KIB: u64 = 2_000_000;
+
+#[test]
+fn a_hash_size_that_cannot_be_had_is_refused_and_the_table_kept() {
+    let command = with_memory_limit(MEMORY_LIMIT_KIB, &["--book", "none", "--depth", "3"]);
+    let input = "1 hash 16\n2 play b d3\n3 hash 4096\n4 genmove w\n5 hash 32\n6 hash 4096\n\
+                 7 genmove b\n8 quit\n";
+    let (output, code) = run_command(command, input.as_bytes());
+    let replies: Vec<&str> = output.split("\n\n").collect();
+    assert_eq!(replies.len(), 9, "{output}");
+    assert_eq!(
+        replies[..3],
+        [
+            "=1 ",
+            "=2 ",
+            "?3 cannot allocate 4096 MB for the hash table; keeping 16 MB"
+        ]
+    );
+    let white = replies[3].strip_prefix("=4 ").expect(replies[3]);
+    assert!(["c3", "c5", "e3"].contains(&white), "{output}");
+    assert_eq!(
+        replies[4..6],
+        [
+            "=5 ",
+            "?6 cannot allocate 4096 MB for the hash table; keeping 32 MB"
+        ]
+    );
+    assert!(
+        replies[6].starts_with("=7 ") && replies[6].len() == 5,
+        "{output}"
+    );
+    assert_eq!(replies[7..], ["=8 ", ""]);
+    assert_eq!(code, Some(0));
 }
 
 #[test]

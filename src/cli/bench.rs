@@ -136,7 +136,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_ordering(rules);
     searcher.set_selectivity(selective);
     searcher.set_threads(threads);
-    searcher.allocate_tables();
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("bench: --hash {hash_mb}: {e}"))?;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -174,7 +176,9 @@ fn run_mill(args: &[String]) -> Result<(), String> {
     }
     let mut searcher = Searcher::new(mill_evaluator(&eval)?);
     searcher.set_ordering(rules);
-    searcher.allocate_tables();
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("bench: {e}"))?;
     let limits = Limits {
         depth: Some(depth),
         nodes: nodes_limit,

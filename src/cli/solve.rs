@@ -111,7 +111,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_ordering(options.rules);
     searcher.set_selectivity(!options.exact_only);
     searcher.set_threads(options.threads);
-    searcher.allocate_tables();
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("solve: --hash {}: {e}", options.hash_mb))?;
     let stop = AtomicBool::new(false);
     println!(
         "{:>4} {:>3} {:>5} {:>6} {:>8} {:>13} {:>9} {:>12}",

@@ -578,10 +578,11 @@ impl<G: EngineGame> Gtp<G> {
                 .set_evaluator(&name)
                 .map(|()| String::new())
                 .map_err(|e| e.to_string()),
-            Command::Hash(mb) => {
-                self.engine.set_hash_mb(mb);
-                ok("")
-            }
+            Command::Hash(mb) => self
+                .engine
+                .set_hash_mb(mb)
+                .map(|()| String::new())
+                .map_err(|e| e.to_string()),
             Command::Threads(threads) => {
                 self.engine.set_threads(threads);
                 ok("")

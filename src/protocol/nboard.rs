@@ -277,7 +277,9 @@ impl<G: EngineGame> NBoard<G> {
             Command::SetMovetime(movetime) => self.engine.set_movetime(movetime),
             Command::SetHash(mb) => {
                 self.cancel();
-                self.engine.set_hash_mb(mb);
+                if let Err(error) = self.engine.set_hash_mb(mb) {
+                    log::error!("set hash {mb}: {error}");
+                }
             }
             Command::SetThreads(threads) => {
                 self.cancel();

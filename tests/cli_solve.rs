@@ -158,3 +158,55 @@ fn a_hash_size_that_cannot_be_had_is_refused_at_start() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }
+
+#[test]
+fn out_of_range_options_are_refused_with_the_range_stated() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--depth", "100"],
+            "--depth 100: depth must be between 1 and 64",
+        ),
+        (
+            &["--hash", "0"],
+            "--hash 0: hash must be between 1 and 4096 MB",
+        ),
+        (
+            &["--hash", "18446744073709551615"],
+            "--hash 18446744073709551615: hash must be between 1 and 4096 MB",
+        ),
+        (
+            &["--threads", "5000"],
+            "--threads 5000: threads must be between 1 and 1024",
+        ),
+        (
+            &["--movetime", "0"],
+            "--movetime 0: movetime must be between 1 and 86400000 ms",
+        ),
+        (
+            &["perft", "30"],
+            "perft: DEPTH 30: perft depth must be between 0 and 20",
+        ),
+        (
+            &["bench", "--depth", "200"],
+            "bench: --depth 200: depth must be between 1 and 64",
+        ),
+        (
+            &["solve", "x.obf", "--threads", "0"],
+            "solve: --threads 0: threads must be between 1 and 1024",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = Command::new(env!("CARGO_BIN_EXE_iago"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the iago binary runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("iago: {message}\n"),
+            "{args:?}"
+        );
+    }
+}

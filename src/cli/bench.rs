@@ -11,6 +11,7 @@ use iago::game::Game;
 use iago::mill::Rules;
 use iago::mill::eval::mill_evaluator;
 use iago::mill::notation::parse_position as mill_position;
+use iago::options;
 use iago::othello::notation::parse_position;
 use iago::othello::{DISC, Move, Position};
 use iago::search::{Limits, OrderingRules, SearchReport, Searcher};
@@ -113,15 +114,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 println!("{HELP}");
                 return Ok(());
             }
-            "--depth" => depth = args.number(arg)?,
+            "--depth" => depth = args.ranged(arg, &options::DEPTH)?,
             "--eval" => eval = args.value(arg)?,
-            "--hash" => hash_mb = args.number(arg)?,
-            "--threads" => {
-                threads = args.number(arg)?;
-                if threads == 0 {
-                    return Err("bench: --threads needs at least 1".into());
-                }
-            }
+            "--hash" => hash_mb = args.ranged(arg, &options::HASH_MB)?,
+            "--threads" => threads = args.ranged(arg, &options::THREADS)?,
             "--no-probcut" => selective = false,
             "--no-hash-move" => rules.hash_move = false,
             "--no-evaluation" => rules.evaluation = false,
@@ -163,8 +159,8 @@ fn run_mill(args: &[String]) -> Result<(), String> {
     let mut args = Args::new("bench", args);
     while let Some(arg) = args.next() {
         match arg {
-            "--depth" => depth = args.number(arg)?,
-            "--nodes" => nodes_limit = Some(args.number(arg)?),
+            "--depth" => depth = args.ranged(arg, &options::DEPTH)?,
+            "--nodes" => nodes_limit = Some(args.ranged(arg, &options::NODES)?),
             "--eval" => eval = args.value(arg)?,
             "--no-hash-move" => rules.hash_move = false,
             "--no-killers" => rules.killers = false,

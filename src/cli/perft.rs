@@ -9,6 +9,7 @@ use std::time::Instant;
 use iago::game::{Game, perft as generic_perft};
 use iago::mill::notation::parse_position as parse_mill_position;
 use iago::mill::{MillPosition, Rules};
+use iago::options::{PERFT_DEPTH, Refused};
 use iago::othello::notation::parse_position;
 use iago::othello::{Position, perft};
 
@@ -72,8 +73,11 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
                 options.path = Some(name.clone());
             }
             _ if depth.is_none() => {
-                depth = Some(arg.parse().map_err(|_| {
-                    format!("perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)")
+                depth = Some(PERFT_DEPTH.parse(arg).map_err(|refused| match refused {
+                    Refused::OutOfRange(message) => format!("perft: DEPTH {arg}: {message}"),
+                    Refused::NotANumber => format!(
+                        "perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)"
+                    ),
                 })?);
             }
             // Position strings often start with `--` (empty squares): only a word with

@@ -61,13 +61,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "-h" | "--help" => return Ok(None),
             "--max-nodes" => options.max_nodes = Some(args.number(arg)?),
             "--first" => options.first = Some(args.number(arg)?),
-            "--hash" => options.hash_mb = args.number(arg)?,
-            "--threads" => {
-                options.threads = args.number(arg)?;
-                if options.threads == 0 {
-                    return Err("solve: --threads needs at least 1".into());
-                }
-            }
+            "--hash" => options.hash_mb = args.ranged(arg, &iago::options::HASH_MB)?,
+            "--threads" => options.threads = args.ranged(arg, &iago::options::THREADS)?,
             "--eval" => options.eval = args.value(arg)?,
             "--exact-only" => options.exact_only = true,
             "--no-hash-move" => options.rules.hash_move = false,

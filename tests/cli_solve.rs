@@ -210,3 +210,36 @@ fn out_of_range_options_are_refused_with_the_range_stated() {
         );
     }
 }
+
+#[test]
+fn a_closed_stdout_ends_every_subcommand_quietly() {
+    // Stdout is a pipe whose reader is gone before iago writes anything, as with
+    // `iago bench | head -1` once head has its line: every write fails (EPIPE).
+    let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf");
+    let cases: [&[&str]; 10] = [
+        &["bench", "--depth", "3"],
+        &["solve", problems],
+        &["book", "show"],
+        &["book", "check", "src/book/book.bin"],
+        &["perft", "3", "--divide"],
+        &["perft", "--game", "mill", "2"],
+        &["help"],
+        &["version"],
+        &["--help"],
+        &["openings", "--help"],
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let output = Command::new(env!("CARGO_BIN_EXE_iago"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .output()
+            .expect("the iago binary runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, "", "{args:?}");
+        assert_eq!(output.status.code(), Some(141), "{args:?}");
+    }
+}

@@ -1,5 +1,6 @@
 //! Engine mode: reads protocol commands on stdin and answers on stdout.
 
+use super::out::{Failure, outln};
 use std::time::Duration;
 
 use iago::book::BookChoice;
@@ -96,12 +97,16 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 }
 
 /// Runs the engine with command-line options `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse_args(args)? else {
-        println!("{HELP}");
+        outln!("{HELP}")?;
         return Ok(());
     };
-    protocol::run(options.protocol, &options.game, options.settings)
+    Ok(protocol::run(
+        options.protocol,
+        &options.game,
+        options.settings,
+    )?)
 }
 
 #[cfg(test)]

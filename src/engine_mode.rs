@@ -1,10 +1,14 @@
 //! Engine mode: reads protocol commands on stdin and answers on stdout.
 
+use iago_tools::cli::out::{Failure, write};
 use std::time::Duration;
 
 use iago_core::book::BookChoice;
 use iago_core::engine::{Player, Settings};
+use iago_core::options::{CONTEMPT, DEPTH, HASH_MB, MOVETIME_MS, NODES, THREADS};
 use iago_core::protocol::{self, Protocol};
+
+use iago_tools::cli::args::ranged;
 
 const HELP: &str = "usage: iago [ENGINE OPTIONS]
 
@@ -57,19 +61,19 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "-h" | "--help" => return Ok(None),
             "--protocol" => options.protocol = Some(Protocol::from_name(&value("nboard or gtp")?)?),
             "--game" => options.game = value("a game name")?,
-            "--depth" => settings.depth = Some(positive(arg, &value("a depth")?)?),
-            "--nodes" => settings.nodes = Some(positive(arg, &value("a node count")?)?),
+            "--depth" => settings.depth = Some(ranged(arg, &value("a depth")?, &DEPTH)?),
+            "--nodes" => settings.nodes = Some(ranged(arg, &value("a node count")?, &NODES)?),
             "--movetime" => {
-                settings.movetime = Some(Duration::from_millis(positive(
-                    arg,
-                    &value("milliseconds")?,
-                )?))
+                let ms = ranged(arg, &value("milliseconds")?, &MOVETIME_MS)?;
+                settings.movetime = Some(Duration::from_millis(ms));
             }
-            "--hash" => settings.hash_mb = Some(positive(arg, &value("megabytes")?)?),
-            "--threads" => settings.threads = Some(positive(arg, &value("a thread count")?)?),
+            "--hash" => settings.hash_mb = Some(ranged(arg, &value("megabytes")?, &HASH_MB)?),
+            "--threads" => {
+                settings.threads = Some(ranged(arg, &value("a thread count")?, &THREADS)?)
+            }
             "--seed" => settings.seed = Some(number(arg, &value("a number")?)?),
             "--eval" => settings.eval = Some(value("an evaluator name")?),
-            "--contempt" => settings.contempt = number(arg, &value("a number")?)?,
+            "--contempt" => settings.contempt = ranged(arg, &value("a number")?, &CONTEMPT)?,
             "--book" => settings.book = BookChoice::from_arg(&value("a path or none")?),
             "--player" => {
                 settings.player = match value("search or random")?.as_str() {
@@ -92,26 +96,17 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(options))
 }
 
-/// A number of at least 1.
-fn positive<T: std::str::FromStr + PartialOrd + From<u8>>(
-    option: &str,
-    text: &str,
-) -> Result<T, String> {
-    match text.parse::<T>() {
-        Ok(value) if value >= T::from(1) => Ok(value),
-        _ => Err(format!(
-            "{option}: expected a whole number of at least 1, got {text:?}"
-        )),
-    }
-}
-
 /// Runs the engine with command-line options `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse_args(args)? else {
-        println!("{HELP}");
+        write(format_args!("{HELP}\n"))?;
         return Ok(());
     };
-    protocol::run(options.protocol, &options.game, options.settings)
+    Ok(protocol::run(
+        options.protocol,
+        &options.game,
+        options.settings,
+    )?)
 }
 
 #[cfg(test)]
@@ -134,6 +129,28 @@ mod tests {
         assert_eq!(options.settings.book, BookChoice::None);
         assert_eq!(options.settings.player, Player::Random);
         assert_eq!(options.settings.seed, Some(3));
+        for (bad, message) in [
+            ("--depth 100", "--depth 100: depth must be between 1 and 64"),
+            (
+                "--hash 5000",
+                "--hash 5000: hash must be between 1 and 4096 MB",
+            ),
+            (
+                "--threads 0",
+                "--threads 0: threads must be between 1 and 1024",
+            ),
+            (
+                "--movetime 0",
+                "--movetime 0: movetime must be between 1 and 86400000 ms",
+            ),
+            (
+                "--contempt 7000",
+                "--contempt 7000: contempt must be between -6400 and 6400",
+            ),
+            ("--depth x", "--depth: \"x\" is not a valid number"),
+        ] {
+            assert_eq!(parse_args(&args(bad)), Err(message.to_string()), "{bad}");
+        }
         for bad in [
             "--depth 0",
             "--depth",

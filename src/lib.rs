@@ -4,5 +4,5 @@
 //! crate is the `iago` command that puts both behind one binary, and names their modules
 //! in one place for the integration tests.
 
-pub use iago_core::{book, engine, eval, game, mill, othello, protocol, search, text};
+pub use iago_core::{book, engine, eval, game, mill, options, othello, protocol, search, text};
 pub use iago_tools::{arena, book_build, label, train};

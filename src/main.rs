@@ -7,6 +7,8 @@ use iago_tools::cli;
 
 use std::process::ExitCode;
 
+use cli::out::{Failure, write};
+
 const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on stdin/stdout
        iago perft [OPTIONS] DEPTH [POSITION]
        iago match --engine NAME=PROTOCOL:COMMAND --engine ... [OPTIONS]
@@ -45,21 +47,20 @@ fn main() -> ExitCode {
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
-            Ok(())
-        }
+        Some("help" | "--help" | "-h") => write(format_args!("{USAGE}\n")),
         Some("version" | "--version" | "-V") => {
-            println!("iago {}", env!("CARGO_PKG_VERSION"));
-            Ok(())
+            write(format_args!("iago {}\n", env!("CARGO_PKG_VERSION")))
         }
         _ => engine_mode::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(Failure::Error(message)) => {
             eprintln!("iago: {message}");
             ExitCode::from(2)
         }
+        // The reader of stdout went away (`iago bench | head -1`): end quietly, with the
+        // status a shell shows for a program ended by SIGPIPE.
+        Err(Failure::Closed) => ExitCode::from(141),
     }
 }

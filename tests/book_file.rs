@@ -215,3 +215,30 @@ fn damaged_book_files_give_a_clear_message_and_no_crash() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_endless_file_is_refused_without_being_read_into_memory() {
+    // At most 1 GB of address space: a reader that keeps going runs out of it at once
+    // instead of running the machine out of memory.
+    for args in [
+        "book check /dev/zero",
+        "book show --book /dev/zero",
+        "--book /dev/zero --protocol gtp",
+    ] {
+        let output = Command::new("bash")
+            .arg("-c")
+            .arg(format!("ulimit -v 1000000 && exec \"$0\" {args}"))
+            .arg(IAGO)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run bash");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("book /dev/zero is damaged or not a book (no IAGOBOOK signature)"),
+            "{args}: {stderr}"
+        );
+        assert!(!stderr.contains("memory allocation"), "{args}: {stderr}");
+        let expected = if args.starts_with("book") { 2 } else { 0 };
+        assert_eq!(output.status.code(), Some(expected), "{args}: {stderr}");
+    }
+}

@@ -1,7 +1,7 @@
 //! `iago solve` and `iago bench` through the real binary, the option errors every
 //! subcommand shares, and `iago --version`.
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn iago(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_iago"))
@@ -111,5 +111,135 @@ fn subcommands_report_bad_options_in_one_form() {
         assert!(output.stdout.is_empty(), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+/// `iago ARGS` with at most 2 GB of address space (`ulimit -v` in a shell that then
+/// becomes iago): room for tables of tens of MiB, not for 4 GiB, on any machine.
+fn iago_in_2_gb(args: &[&str]) -> Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs")
+}
+
+#[test]
+fn a_hash_size_that_cannot_be_had_is_refused_at_start() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--hash", "4096"],
+            "iago: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+        (
+            &["--hash", "4096", "--protocol", "gtp"],
+            "iago: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+        (
+            &["bench", "--hash", "4096"],
+            "iago: bench: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+        (
+            &["solve", "tests/data/fforum-1-19.obf", "--hash", "4096"],
+            "iago: solve: --hash 4096: cannot allocate 4096 MB for the hash table\n",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = iago_in_2_gb(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, message, "{args:?}");
+    }
+    // A size that can be had is accepted.
+    let output = iago_in_2_gb(&["--hash", "16"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
+#[test]
+fn out_of_range_options_are_refused_with_the_range_stated() {
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--depth", "100"],
+            "--depth 100: depth must be between 1 and 64",
+        ),
+        (
+            &["--hash", "0"],
+            "--hash 0: hash must be between 1 and 4096 MB",
+        ),
+        (
+            &["--hash", "18446744073709551615"],
+            "--hash 18446744073709551615: hash must be between 1 and 4096 MB",
+        ),
+        (
+            &["--threads", "5000"],
+            "--threads 5000: threads must be between 1 and 1024",
+        ),
+        (
+            &["--movetime", "0"],
+            "--movetime 0: movetime must be between 1 and 86400000 ms",
+        ),
+        (
+            &["perft", "30"],
+            "perft: DEPTH 30: perft depth must be between 0 and 20",
+        ),
+        (
+            &["bench", "--depth", "200"],
+            "bench: --depth 200: depth must be between 1 and 64",
+        ),
+        (
+            &["solve", "x.obf", "--threads", "0"],
+            "solve: --threads 0: threads must be between 1 and 1024",
+        ),
+    ];
+    for (args, message) in cases {
+        let output = Command::new(env!("CARGO_BIN_EXE_iago"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("the iago binary runs");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("iago: {message}\n"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_every_subcommand_quietly() {
+    // Stdout is a pipe whose reader is gone before iago writes anything, as with
+    // `iago bench | head -1` once head has its line: every write fails (EPIPE).
+    let problems = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fforum-1-19.obf");
+    let cases: [&[&str]; 10] = [
+        &["bench", "--depth", "3"],
+        &["solve", problems],
+        &["book", "show"],
+        &["book", "check", "src/book/book.bin"],
+        &["perft", "3", "--divide"],
+        &["perft", "--game", "mill", "2"],
+        &["help"],
+        &["version"],
+        &["--help"],
+        &["openings", "--help"],
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let output = Command::new(env!("CARGO_BIN_EXE_iago"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .output()
+            .expect("the iago binary runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, "", "{args:?}");
+        assert_eq!(output.status.code(), Some(141), "{args:?}");
     }
 }

@@ -5,7 +5,7 @@ mod protocol_io;
 
 use iago::game::Game;
 use iago::othello::{Move, Position};
-use protocol_io::{Engine, run_all};
+use protocol_io::{Engine, run_all, run_command, with_memory_limit};
 
 /// Sends all `(line, reply)` commands in one write and checks the whole output byte for
 /// byte. A reply of `None` means the line gets none (blank, comment).
@@ -86,7 +86,9 @@ fn every_command_byte_for_byte() {
                 Some("= ---------------------------OX------XO--------------------------- X"),
             ),
             ("perft 3", Some("= 56")),
-            ("perft 99", Some("? syntax error")),
+            ("perft 99", Some("? perft depth must be between 0 and 20")),
+            ("perft 21", Some("? perft depth must be between 0 and 20")),
+            ("perft x", Some("? syntax error")),
             ("frobnicate", Some("? unknown command")),
             ("8 frobnicate", Some("?8 unknown command")),
             ("", None),
@@ -112,13 +114,20 @@ fn every_command_byte_for_byte() {
                 Some("? position string: 'n' on a1 is not a disc (X O) or an empty square (-)"),
             ),
             ("set_depth 0", Some("= ")),
-            ("set_depth 65", Some("? syntax error")),
-            ("set_depth -1", Some("? syntax error")),
+            ("set_depth 65", Some("? depth must be between 1 and 64")),
+            ("set_depth -1", Some("? depth must be between 1 and 64")),
+            ("set_depth x", Some("? syntax error")),
             ("set_nodes 1000", Some("= ")),
             ("set_movetime 100", Some("= ")),
+            (
+                "set_movetime 86400001",
+                Some("? movetime must be between 1 and 86400000 ms"),
+            ),
             ("hash 16", Some("= ")),
-            ("hash 0", Some("? syntax error")),
+            ("hash 0", Some("? hash must be between 1 and 4096 MB")),
+            ("hash 100000", Some("? hash must be between 1 and 4096 MB")),
             ("threads 1", Some("= ")),
+            ("threads 0", Some("? threads must be between 1 and 1024")),
             ("seed 5", Some("= ")),
             ("seed none", Some("= ")),
             ("set_eval simple", Some("= ")),
@@ -126,6 +135,42 @@ fn every_command_byte_for_byte() {
             ("name", None),
         ],
     );
+}
+
+/// Address space for the engine with tables of tens of MiB, not for gigabytes.
+const MEMORY_LIMIT_KIB: u64 = 2_000_000;
+
+#[test]
+fn a_hash_size_that_cannot_be_had_is_refused_and_the_table_kept() {
+    let command = with_memory_limit(MEMORY_LIMIT_KIB, &["--book", "none", "--depth", "3"]);
+    let input = "1 hash 16\n2 play b d3\n3 hash 4096\n4 genmove w\n5 hash 32\n6 hash 4096\n\
+                 7 genmove b\n8 quit\n";
+    let (output, code) = run_command(command, input.as_bytes());
+    let replies: Vec<&str> = output.split("\n\n").collect();
+    assert_eq!(replies.len(), 9, "{output}");
+    assert_eq!(
+        replies[..3],
+        [
+            "=1 ",
+            "=2 ",
+            "?3 cannot allocate 4096 MB for the hash table; keeping 16 MB"
+        ]
+    );
+    let white = replies[3].strip_prefix("=4 ").expect(replies[3]);
+    assert!(["c3", "c5", "e3"].contains(&white), "{output}");
+    assert_eq!(
+        replies[4..6],
+        [
+            "=5 ",
+            "?6 cannot allocate 4096 MB for the hash table; keeping 32 MB"
+        ]
+    );
+    assert!(
+        replies[6].starts_with("=7 ") && replies[6].len() == 5,
+        "{output}"
+    );
+    assert_eq!(replies[7..], ["=8 ", ""]);
+    assert_eq!(code, Some(0));
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod protocol_io;
 use iago::game::Game;
 use iago::othello::ggf::parse_ggf;
 use iago::othello::{Move, Position};
-use protocol_io::Engine;
+use protocol_io::{Engine, with_memory_limit};
 
 const SESSION: &str = include_str!("data/nboard-gui-session.txt");
 
@@ -274,6 +274,28 @@ fn a_new_hash_size_between_moves_keeps_the_game() {
     }
     assert_position(&mut engine, &pos);
     assert_eq!(engine.finish().1, Some(0));
+}
+
+#[test]
+fn a_hash_size_that_cannot_be_had_is_logged_and_the_table_kept() {
+    // Room for tables of tens of MiB, not for gigabytes.
+    let command = with_memory_limit(2_000_000, &["--book", "none", "--depth", "3"]);
+    let mut engine = Engine::spawn(command);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname iago");
+    engine.send("set hash 4096");
+    engine.send("ping 1");
+    assert_eq!(engine.line(), "pong 1");
+    engine.send("go");
+    let lines = engine.until(|l| l.starts_with("==="));
+    let mv = reply_move(lines.last().unwrap());
+    assert!(legal(&Position::start(), mv), "{lines:?}");
+    let (_, code, log) = engine.finish_logged();
+    assert_eq!(code, Some(0));
+    assert!(
+        log.contains("set hash 4096: cannot allocate 4096 MB for the hash table; keeping 64 MB"),
+        "{log}"
+    );
 }
 
 /// Asks the engine for its position and checks it is `pos`.

@@ -2,12 +2,26 @@
 //! on stdout read on their own thread.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+
+/// The command for `iago ARGS` run with at most `kib` KiB of address space (`ulimit -v`
+/// in a shell that then becomes iago), so that a large allocation fails alike on every
+/// machine, however much memory it has.
+pub fn with_memory_limit(kib: u64, args: &[&str]) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(IAGO)
+        .args(args);
+    command
+}
 
 /// Guards against a hang only; no test asserts on time.
 const HANG: Duration = Duration::from_secs(120);
@@ -18,17 +32,31 @@ pub struct Engine {
     lines: Receiver<String>,
     /// Everything read so far.
     pub transcript: Vec<String>,
+    /// Reads what the engine writes on stderr (its logs), all of it once it ends.
+    stderr: Option<JoinHandle<String>>,
 }
 
 impl Engine {
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(IAGO)
-            .args(args)
+        let mut command = Command::new(IAGO);
+        command.args(args);
+        Engine::spawn(command)
+    }
+
+    /// Starts `command` (iago, perhaps in a shell that sets limits first).
+    pub fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start iago");
+        let mut errors = child.stderr.take().expect("stderr");
+        let stderr = Some(std::thread::spawn(move || {
+            let mut log = Vec::new();
+            let _ = errors.read_to_end(&mut log);
+            String::from_utf8_lossy(&log).into_owned()
+        }));
         let stdout = child.stdout.take().expect("stdout");
         let (sender, lines) = channel();
         std::thread::spawn(move || {
@@ -45,6 +73,7 @@ impl Engine {
             stdin,
             lines,
             transcript: Vec::new(),
+            stderr,
         }
     }
 
@@ -82,18 +111,36 @@ impl Engine {
     }
 
     /// Closes stdin and returns the rest of the output and the exit code.
-    pub fn finish(mut self) -> (Vec<String>, Option<i32>) {
+    pub fn finish(self) -> (Vec<String>, Option<i32>) {
+        let (rest, code, _) = self.finish_logged();
+        (rest, code)
+    }
+
+    /// Closes stdin and returns the rest of the output, the exit code and everything
+    /// the engine wrote on stderr.
+    pub fn finish_logged(mut self) -> (Vec<String>, Option<i32>, String) {
         drop(self.stdin.take());
         let status = self.child.wait().expect("wait for iago");
         let rest: Vec<String> = self.lines.iter().collect();
-        (rest, status.code())
+        let log = self
+            .stderr
+            .take()
+            .map(|thread| thread.join().expect("stderr"));
+        (rest, status.code(), log.unwrap_or_default())
     }
 }
 
 /// Runs iago on `input` all at once; returns stdout and the exit code.
 pub fn run_all(args: &[&str], input: &[u8]) -> (String, Option<i32>) {
-    let mut child = Command::new(IAGO)
-        .args(args)
+    let mut command = Command::new(IAGO);
+    command.args(args);
+    run_command(command, input)
+}
+
+/// Runs `command` (iago, perhaps in a shell that sets limits first) on `input` all at
+/// once; returns stdout and the exit code.
+pub fn run_command(mut command: Command, input: &[u8]) -> (String, Option<i32>) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -5,6 +5,7 @@ pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod mill;
+pub mod options;
 pub mod othello;
 pub mod protocol;
 pub mod search;

@@ -93,7 +93,7 @@ pub fn label_positions(
     interleaved(positions.len(), threads, &|t| {
         let mut searcher = Searcher::new(othello_evaluator(&config.eval)?);
         searcher.set_hash_mb(config.hash_mb);
-        searcher.allocate_tables();
+        searcher.allocate_tables().map_err(|e| e.to_string())?;
         let stop = AtomicBool::new(false);
         let mut out = Vec::new();
         for pos in positions.iter().skip(t).step_by(threads) {

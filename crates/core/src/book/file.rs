@@ -22,7 +22,7 @@
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::{Entry, Key};
@@ -143,19 +143,23 @@ fn u64_at(bytes: &[u8], offset: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// The entries of a book file, or why it is not an intact book. `path` only names the
-/// file in errors.
-pub fn decode(bytes: &[u8], path: &Path) -> Result<Vec<(Key, Entry)>, BookError> {
-    let corrupt = |reason: String| BookError::Corrupt {
+/// The largest book file read: some 44 million positions, far beyond any book built
+/// here. A larger one, or an endless file such as a device, is refused rather than read
+/// into memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
+fn corrupt(path: &Path, reason: String) -> BookError {
+    BookError::Corrupt {
         path: path.to_path_buf(),
         reason,
-    };
-    if bytes.len() < HEADER_SIZE {
-        return Err(corrupt(format!(
-            "{} bytes, shorter than the {HEADER_SIZE}-byte header",
-            bytes.len()
-        )));
     }
+}
+
+/// The length of the file the header at the start of `bytes` (at least
+/// [`HEADER_SIZE`] of them) announces, or why it is not the header of a book this build
+/// reads.
+fn announced_len(bytes: &[u8], path: &Path) -> Result<u64, BookError> {
+    let corrupt = |reason: String| corrupt(path, reason);
     if &bytes[..8] != MAGIC {
         return Err(corrupt("no IAGOBOOK signature".into()));
     }
@@ -173,7 +177,28 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Vec<(Key, Entry)>, BookError>
     }
     let count = u64_at(bytes, 16);
     let expected_len = (count as u128) * ENTRY_SIZE as u128 + HEADER_SIZE as u128;
-    if expected_len != bytes.len() as u128 {
+    if expected_len > u128::from(MAX_FILE_BYTES) {
+        return Err(corrupt(format!(
+            "header announces {count} entries ({expected_len} bytes), more than the \
+             largest book read ({MAX_FILE_BYTES} bytes)"
+        )));
+    }
+    Ok(expected_len as u64)
+}
+
+/// The entries of a book file, or why it is not an intact book. `path` only names the
+/// file in errors.
+pub fn decode(bytes: &[u8], path: &Path) -> Result<Vec<(Key, Entry)>, BookError> {
+    let corrupt = |reason: String| corrupt(path, reason);
+    if bytes.len() < HEADER_SIZE {
+        return Err(corrupt(format!(
+            "{} bytes, shorter than the {HEADER_SIZE}-byte header",
+            bytes.len()
+        )));
+    }
+    let expected_len = announced_len(bytes, path)?;
+    let count = u64_at(bytes, 16);
+    if expected_len != bytes.len() as u64 {
         return Err(corrupt(format!(
             "header announces {count} entries ({expected_len} bytes) but the file has {} bytes (truncated?)",
             bytes.len()
@@ -225,11 +250,45 @@ pub fn decode(bytes: &[u8], path: &Path) -> Result<Vec<(Key, Entry)>, BookError>
 
 /// Reads the book at `path`; `Ok(None)` when there is no file.
 pub fn read(path: &Path) -> Result<Option<Vec<(Key, Entry)>>, BookError> {
-    match fs::read(path) {
-        Ok(bytes) => decode(&bytes, path).map(Some),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(io_error(path)(error)),
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(io_error(path)(error)),
+    };
+    let bytes = read_bounded(file, path)?;
+    decode(&bytes, path).map(Some)
+}
+
+/// The bytes of a book file from `input`, read no further than a book can go: the
+/// header first, then the entries it announces (at most [`MAX_FILE_BYTES`] in all) and
+/// one byte more, to tell a file longer than its header says.
+fn read_bounded(mut input: impl Read, path: &Path) -> Result<Vec<u8>, BookError> {
+    let mut bytes = Vec::with_capacity(HEADER_SIZE);
+    (&mut input)
+        .take(HEADER_SIZE as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io_error(path))?;
+    if bytes.len() < HEADER_SIZE {
+        // Too short for a book: `decode` says so.
+        return Ok(bytes);
     }
+    let expected_len = announced_len(&bytes, path)?;
+    let rest = expected_len - HEADER_SIZE as u64;
+    bytes
+        .try_reserve_exact(rest as usize)
+        .map_err(|_| io_error(path)(io::ErrorKind::OutOfMemory.into()))?;
+    input
+        .take(rest + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_error(path))?;
+    if bytes.len() as u64 > expected_len {
+        let count = u64_at(&bytes, 16);
+        return Err(corrupt(
+            path,
+            format!("the file goes on past the {count} entries its header announces"),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Replaces the file at `path` by `bytes` so that a crash at any moment leaves either the
@@ -322,6 +381,43 @@ impl Drop for WriteLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn header(count: u64) -> Vec<u8> {
+        let mut bytes = encode(std::iter::empty());
+        bytes[16..24].copy_from_slice(&count.to_le_bytes());
+        bytes
+    }
+
+    fn reason(result: Result<Vec<u8>, BookError>) -> String {
+        match result {
+            Err(BookError::Corrupt { reason, .. }) => reason,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn endless_or_huge_files_are_refused_without_reading_them() {
+        let path = Path::new("book.bin");
+        assert_eq!(
+            reason(read_bounded(io::repeat(0), path)),
+            "no IAGOBOOK signature"
+        );
+        // A book header, then no end.
+        let endless = io::Cursor::new(header(2)).chain(io::repeat(0));
+        assert_eq!(
+            reason(read_bounded(endless, path)),
+            "the file goes on past the 2 entries its header announces"
+        );
+        let huge = io::Cursor::new(header(1 << 40)).chain(io::repeat(0));
+        assert_eq!(
+            reason(read_bounded(huge, path)),
+            "header announces 1099511627776 entries (26388279066656 bytes), more than the \
+             largest book read (1073741824 bytes)"
+        );
+        let book = encode(std::iter::empty());
+        assert_eq!(read_bounded(&book[..], path).unwrap(), book);
+        assert_eq!(read_bounded(&book[..10], path).unwrap(), &book[..10]);
+    }
 
     #[test]
     fn crc32_matches_the_standard_check_value() {

@@ -23,7 +23,7 @@ use rand::{RngExt, SeedableRng};
 use crate::book::BookChoice;
 use crate::eval::Evaluator;
 use crate::game::{Game, Score};
-use crate::search::{Clock, Confidence, Limits, SearchReport, Searcher, Variety};
+use crate::search::{Clock, Confidence, Limits, SearchReport, Searcher, TableError, Variety};
 
 use jobs::{JobContext, analyze, go, hint, learn, perft};
 
@@ -422,8 +422,14 @@ impl<G: EngineGame> Engine<G> {
             seed,
         }));
         if settings.player == Player::Search {
-            // Tables are allocated now rather than inside the first timed move.
-            searcher.allocate_tables();
+            // Tables are allocated now rather than inside the first timed move (and a
+            // size that cannot be had is refused now rather than at the first move).
+            searcher
+                .allocate_tables()
+                .map_err(|error| match settings.hash_mb {
+                    Some(mb) => format!("--hash {mb}: {error}"),
+                    None => error.to_string(),
+                })?;
         }
         let book = match settings.player {
             Player::Search => G::open_book(&settings.book).map(|b| Arc::new(Mutex::new(b))),
@@ -521,18 +527,21 @@ impl<G: EngineGame> Engine<G> {
         self.settings.contempt = contempt;
     }
 
-    /// Settings that live in the searcher take effect for the next job.
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    /// Settings that live in the searcher take effect for the next job. The tables are
+    /// allocated at once: a size that cannot be had is an error, and the engine keeps the
+    /// size it had.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), TableError> {
         self.stop();
-        self.settings.hash_mb = Some(mb);
         if let Some(searcher) = &mut self.searcher {
             searcher.set_hash_mb(mb);
             if self.settings.player == Player::Search {
                 // Backing a new table with memory takes time (seconds for gigabytes):
                 // spent on this command rather than inside the next timed move.
-                searcher.allocate_tables();
+                searcher.allocate_tables()?;
             }
         }
+        self.settings.hash_mb = Some(mb);
+        Ok(())
     }
 
     pub fn set_threads(&mut self, threads: usize) {

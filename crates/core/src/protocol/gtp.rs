@@ -13,6 +13,7 @@ use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Flow, GAMES, Output, Session, find_game};
 use crate::engine::{Engine, EngineGame, Job, Outcome, Settings};
 use crate::game::Color;
+use crate::options;
 use crate::search::{Clock, Confidence};
 
 /// Every command, standard ones first, as `list_commands` prints them.
@@ -50,12 +51,6 @@ pub const COMMANDS: &[&str] = &[
     "threads",
     "seed",
 ];
-
-/// Largest accepted values of the limits (out of range is a syntax error).
-const MAX_DEPTH: u32 = 64;
-const MAX_PERFT: u32 = 20;
-const MAX_HASH_MB: usize = 4096;
-const MAX_THREADS: usize = 1024;
 
 /// One parsed command.
 #[derive(Clone, Debug, PartialEq)]
@@ -133,30 +128,6 @@ fn color(command: &str, text: &str) -> Result<Color, ParseError> {
             command,
             format!("not a colour: {:?}", lexer::shorten(text)),
         )),
-    }
-}
-
-/// An optional limit: a number in `1..=max`, or `0`/`none` for no limit.
-fn limit<T: std::str::FromStr + PartialOrd + Default>(
-    command: &str,
-    args: &str,
-    max: T,
-) -> Result<Option<T>, ParseError> {
-    if args.trim().eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    let value: T = lexer::single(command, args, "a number or none")?;
-    if value > max {
-        return Err(syntax(command, "value out of range"));
-    }
-    Ok((value != T::default()).then_some(value))
-}
-
-fn in_range<T: PartialOrd>(command: &str, value: T, low: T, high: T) -> Result<T, ParseError> {
-    if value < low || value > high {
-        Err(syntax(command, "value out of range"))
-    } else {
-        Ok(value)
     }
 }
 
@@ -247,33 +218,20 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
         "set_rules" => Command::SetRules(args.trim().to_string()),
         "set_position" => Command::SetPosition(args.trim().to_string()),
         "position" => lexer::none(name, args).map(|()| Command::Position)?,
-        "perft" => {
-            let depth = lexer::single(name, args, "a depth")?;
-            Command::Perft(in_range(name, depth, 0, MAX_PERFT)?)
-        }
+        "perft" => Command::Perft(lexer::option(name, args, &options::PERFT_DEPTH)?),
         "solve" => lexer::none(name, args).map(|()| Command::Solve)?,
         "eval" => lexer::none(name, args).map(|()| Command::Eval)?,
-        "set_depth" => Command::SetDepth(limit(name, args, MAX_DEPTH)?),
-        "set_nodes" => Command::SetNodes(limit(name, args, u64::MAX)?),
-        "set_movetime" => {
-            Command::SetMovetime(limit::<u64>(name, args, 86_400_000)?.map(Duration::from_millis))
-        }
+        "set_depth" => Command::SetDepth(lexer::optional(name, args, &options::DEPTH)?),
+        "set_nodes" => Command::SetNodes(lexer::optional(name, args, &options::NODES)?),
+        "set_movetime" => Command::SetMovetime(
+            lexer::optional(name, args, &options::MOVETIME_MS)?.map(Duration::from_millis),
+        ),
         "set_eval" => {
             arity(1)?;
             Command::SetEval(words[0].to_string())
         }
-        "hash" => Command::Hash(in_range(
-            name,
-            lexer::single(name, args, "megabytes")?,
-            1,
-            MAX_HASH_MB,
-        )?),
-        "threads" => Command::Threads(in_range(
-            name,
-            lexer::single(name, args, "a thread count")?,
-            1,
-            MAX_THREADS,
-        )?),
+        "hash" => Command::Hash(lexer::option(name, args, &options::HASH_MB)?),
+        "threads" => Command::Threads(lexer::option(name, args, &options::THREADS)?),
         "seed" => Command::Seed(if args.trim().eq_ignore_ascii_case("none") {
             None
         } else {
@@ -439,6 +397,11 @@ impl<G: EngineGame> Gtp<G> {
                 self.reply(&id, Err("syntax error".into()));
                 return Flow::Continue;
             }
+            Err(ParseError::OutOfRange { message, .. }) => {
+                log::info!("{message}");
+                self.reply(&id, Err(message));
+                return Flow::Continue;
+            }
         };
         self.execute(id, command)
     }
@@ -578,10 +541,11 @@ impl<G: EngineGame> Gtp<G> {
                 .set_evaluator(&name)
                 .map(|()| String::new())
                 .map_err(|e| e.to_string()),
-            Command::Hash(mb) => {
-                self.engine.set_hash_mb(mb);
-                ok("")
-            }
+            Command::Hash(mb) => self
+                .engine
+                .set_hash_mb(mb)
+                .map(|()| String::new())
+                .map_err(|e| e.to_string()),
             Command::Threads(threads) => {
                 self.engine.set_threads(threads);
                 ok("")
@@ -849,7 +813,7 @@ mod tests {
         ));
         assert!(matches!(
             parse::<Position>("set_depth 99"),
-            Err(ParseError::Syntax { .. })
+            Err(ParseError::OutOfRange { .. })
         ));
         assert_eq!(
             parse::<Position>("play BLACK D3"),

@@ -14,6 +14,7 @@ use nom::combinator::{all_consuming, map_res};
 use nom::sequence::preceded;
 
 use super::Event;
+use crate::options::{Range, Refused};
 
 /// Longest accepted line in bytes; a game record of 60 moves with evals and times is
 /// about 3 KB, so this leaves ample room while bounding memory.
@@ -115,13 +116,16 @@ pub enum ParseError {
     Unknown(String),
     /// A known command with bad arguments.
     Syntax { command: String, message: String },
+    /// A number outside its option's range; the message states the range.
+    OutOfRange { command: String, message: String },
 }
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ParseError::Unknown(name) => write!(f, "unknown command {:?}", shorten(name)),
-            ParseError::Syntax { command, message } => write!(f, "{command}: {message}"),
+            ParseError::Syntax { command, message }
+            | ParseError::OutOfRange { command, message } => write!(f, "{command}: {message}"),
         }
     }
 }
@@ -163,6 +167,44 @@ pub fn single<T: FromStr>(command: &str, args: &str, what: &str) -> Result<T, Pa
                 format!("expected {what}, got {:?}", shorten(args.trim())),
             )
         })
+}
+
+/// The one value of an option (see [`crate::options`]): out of its range, the error
+/// states the range; not a single number, it is a syntax error.
+pub fn option<T>(command: &str, args: &str, range: &Range<T>) -> Result<T, ParseError>
+where
+    T: Copy + PartialOrd + fmt::Display + FromStr,
+{
+    let words = words(args);
+    let refused = match words[..] {
+        [word] => match range.parse(word) {
+            Ok(value) => return Ok(value),
+            Err(refused) => refused,
+        },
+        _ => Refused::NotANumber,
+    };
+    Err(match refused {
+        Refused::OutOfRange(message) => ParseError::OutOfRange {
+            command: command.to_string(),
+            message,
+        },
+        Refused::NotANumber => syntax(
+            command,
+            format!("expected a number, got {:?}", shorten(args.trim())),
+        ),
+    })
+}
+
+/// An optional limit: a value of the option, or `0` or `none` for no limit.
+pub fn optional<T>(command: &str, args: &str, range: &Range<T>) -> Result<Option<T>, ParseError>
+where
+    T: Copy + PartialOrd + fmt::Display + FromStr + Default,
+{
+    let text = args.trim();
+    if text.eq_ignore_ascii_case("none") || text.parse::<T>().is_ok_and(|v| v == T::default()) {
+        return Ok(None);
+    }
+    option(command, args, range).map(Some)
 }
 
 /// No arguments at all.
@@ -241,5 +283,36 @@ mod tests {
         assert_eq!(seconds("1.5"), Some(std::time::Duration::from_millis(1500)));
         assert_eq!(seconds("1e3"), None);
         assert_eq!(seconds("-1"), None);
+    }
+
+    #[test]
+    fn options_state_their_range() {
+        use crate::options::{DEPTH, NODES};
+        assert_eq!(option("set_depth", " 12 ", &DEPTH), Ok(12));
+        let range = |message: &str| {
+            Err(ParseError::OutOfRange {
+                command: "set_depth".into(),
+                message: message.into(),
+            })
+        };
+        assert_eq!(
+            option("set_depth", "65", &DEPTH),
+            range("depth must be between 1 and 64")
+        );
+        assert_eq!(
+            option("set_depth", "-1", &DEPTH),
+            range("depth must be between 1 and 64")
+        );
+        assert!(matches!(
+            option("set_depth", "x", &DEPTH),
+            Err(ParseError::Syntax { .. })
+        ));
+        assert!(matches!(
+            option("set_depth", "3 4", &DEPTH),
+            Err(ParseError::Syntax { .. })
+        ));
+        assert_eq!(optional("set_nodes", "none", &NODES), Ok(None));
+        assert_eq!(optional("set_nodes", "0", &NODES), Ok(None));
+        assert_eq!(optional("set_nodes", "7", &NODES), Ok(Some(7)));
     }
 }

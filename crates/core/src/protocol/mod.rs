@@ -14,9 +14,10 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
-use crate::engine::{EngineGame, Settings};
+use crate::engine::{EngineGame, Player, Settings};
 use crate::mill::MillPosition;
 use crate::othello::Position;
+use crate::search::Searcher;
 use lexer::InputError;
 
 /// Which protocol to speak.
@@ -162,10 +163,15 @@ fn check_settings(game: &str, settings: &Settings) -> Result<(), String> {
 }
 
 fn check<G: EngineGame>(settings: &Settings) -> Result<(), String> {
-    match &settings.eval {
-        Some(name) => G::evaluator(name).map(|_| ()),
-        None => Ok(()),
+    if let Some(name) = &settings.eval {
+        G::evaluator(name)?;
     }
+    if let Some(mb) = settings.hash_mb
+        && settings.player == Player::Search
+    {
+        Searcher::<G>::can_allocate(mb).map_err(|error| format!("--hash {mb}: {error}"))?;
+    }
+    Ok(())
 }
 
 fn run_session<G: EngineGame>(

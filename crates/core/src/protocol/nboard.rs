@@ -13,13 +13,10 @@ use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Flow, Output, Session};
 use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress, Settings};
 use crate::game::Color;
+use crate::options;
 use crate::search::Confidence;
 
-const MAX_DEPTH: u32 = 64;
-const MAX_PERFT: u32 = 20;
 const MAX_HINTS: usize = 64;
-const MAX_HASH_MB: usize = 4096;
-const MAX_THREADS: usize = 1024;
 
 /// One parsed command.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,18 +63,6 @@ fn ranged<T: std::str::FromStr + PartialOrd>(
     Ok(value)
 }
 
-/// An optional limit: a positive number, or `0`/`none` for none.
-fn optional<T: std::str::FromStr + PartialEq + Default>(
-    command: &str,
-    args: &str,
-) -> Result<Option<T>, ParseError> {
-    if args.trim().eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    let value: T = lexer::single(command, args, "a number or none")?;
-    Ok((value != T::default()).then_some(value))
-}
-
 /// `mv[/eval[/seconds]]`.
 fn move_argument<G: EngineGame>(args: &str) -> Result<Command<G::Move>, ParseError> {
     let words = lexer::words(args);
@@ -114,16 +99,37 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
             let command = format!("set {variable}");
             let command = command.as_str();
             match variable {
-                "depth" => Ok(Command::SetDepth(ranged(command, value, 1, MAX_DEPTH)?)),
+                "depth" => Ok(Command::SetDepth(lexer::option(
+                    command,
+                    value,
+                    &options::DEPTH,
+                )?)),
                 "game" => Ok(Command::SetGame(value.trim().to_string())),
-                "contempt" => Ok(Command::SetContempt(ranged(command, value, -6400, 6400)?)),
+                "contempt" => Ok(Command::SetContempt(lexer::option(
+                    command,
+                    value,
+                    &options::CONTEMPT,
+                )?)),
                 "position" => Ok(Command::SetPosition(value.trim().to_string())),
-                "nodes" => Ok(Command::SetNodes(optional(command, value)?)),
+                "nodes" => Ok(Command::SetNodes(lexer::optional(
+                    command,
+                    value,
+                    &options::NODES,
+                )?)),
                 "movetime" => Ok(Command::SetMovetime(
-                    optional::<u64>(command, value)?.map(Duration::from_millis),
+                    lexer::optional(command, value, &options::MOVETIME_MS)?
+                        .map(Duration::from_millis),
                 )),
-                "hash" => Ok(Command::SetHash(ranged(command, value, 1, MAX_HASH_MB)?)),
-                "threads" => Ok(Command::SetThreads(ranged(command, value, 1, MAX_THREADS)?)),
+                "hash" => Ok(Command::SetHash(lexer::option(
+                    command,
+                    value,
+                    &options::HASH_MB,
+                )?)),
+                "threads" => Ok(Command::SetThreads(lexer::option(
+                    command,
+                    value,
+                    &options::THREADS,
+                )?)),
                 "seed" => Ok(Command::SetSeed(
                     if value.trim().eq_ignore_ascii_case("none") {
                         None
@@ -147,7 +153,11 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
         "learn" => none(Command::Learn),
         "analyze" => none(Command::Analyze),
         "quit" => none(Command::Quit),
-        "perft" => Ok(Command::Perft(ranged(name, args, 0, MAX_PERFT)?)),
+        "perft" => Ok(Command::Perft(lexer::option(
+            name,
+            args,
+            &options::PERFT_DEPTH,
+        )?)),
         "solve" => none(Command::Solve),
         "eval" => none(Command::Eval),
         "showboard" => none(Command::ShowBoard),
@@ -277,7 +287,9 @@ impl<G: EngineGame> NBoard<G> {
             Command::SetMovetime(movetime) => self.engine.set_movetime(movetime),
             Command::SetHash(mb) => {
                 self.cancel();
-                self.engine.set_hash_mb(mb);
+                if let Err(error) = self.engine.set_hash_mb(mb) {
+                    log::error!("set hash {mb}: {error}");
+                }
             }
             Command::SetThreads(threads) => {
                 self.cancel();
@@ -556,6 +568,16 @@ mod tests {
         ));
         for bad in [
             "set depth 0",
+            "set hash 5000",
+            "perft 21",
+            "set movetime -1",
+        ] {
+            assert!(
+                matches!(parse::<Position>(bad), Err(ParseError::OutOfRange { .. })),
+                "{bad}"
+            );
+        }
+        for bad in [
             "set depth x",
             "set colour 3",
             "ping",

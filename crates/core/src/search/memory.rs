@@ -6,6 +6,7 @@
 //! buckets also never straddle two cache lines.
 
 use std::alloc::{Layout, alloc_zeroed, dealloc, handle_alloc_error};
+use std::fmt;
 use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
@@ -13,7 +14,7 @@ use std::ptr::NonNull;
 const PAGE: usize = 2 << 20;
 
 /// A fixed-size array of `T` for a large table, zeroed at allocation
-/// ([`LargeArray::zeroed`]).
+/// ([`LargeArray::try_zeroed`]).
 pub struct LargeArray<T> {
     ptr: NonNull<T>,
     len: usize,
@@ -35,40 +36,96 @@ unsafe impl<T: Send> Send for LargeArray<T> {}
 // SAFETY: as above.
 unsafe impl<T: Sync> Sync for LargeArray<T> {}
 
+/// The memory for a table could not be had: more than the system (or the process's
+/// limits) allow, or more than the address space holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfMemory;
+
+impl fmt::Display for OutOfMemory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not enough memory")
+    }
+}
+
+impl std::error::Error for OutOfMemory {}
+
 impl<T: Zeroable> LargeArray<T> {
-    /// `len` zeroed values (`len` > 0), backed by memory at once (see [`commit`]).
-    pub fn zeroed(len: usize) -> Self {
-        let layout = Self::layout(len);
+    /// `len` zeroed values (`len` > 0), backed by memory at once (see [`commit`]); an
+    /// error, not an abort, when the memory cannot be had, so that a size asked for by a
+    /// user can be refused.
+    pub fn try_zeroed(len: usize) -> Result<Self, OutOfMemory> {
+        let layout = Self::layout(len).ok_or(OutOfMemory)?;
         let raw = allocate(layout);
-        let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
-            handle_alloc_error(layout)
-        };
+        let ptr = NonNull::new(raw.cast::<T>()).ok_or(OutOfMemory)?;
         // SAFETY: `raw` is the allocation of `layout` just made.
         unsafe { commit(raw, layout.size()) };
-        LargeArray { ptr, len }
+        Ok(LargeArray { ptr, len })
+    }
+
+    /// [`LargeArray::try_zeroed`] for the small fixed sizes the program itself chooses:
+    /// failing to get them is failing to run at all.
+    pub fn zeroed(len: usize) -> Self {
+        Self::try_zeroed(len).unwrap_or_else(|OutOfMemory| match Self::layout(len) {
+            Some(layout) => handle_alloc_error(layout),
+            None => panic!("a table of {len} values does not fit in memory"),
+        })
     }
 }
 
 impl<T> LargeArray<T> {
-    fn layout(len: usize) -> Layout {
-        assert!(len > 0 && size_of::<T>() > 0);
-        let size = len
-            .checked_mul(size_of::<T>())
-            .expect("table size overflows");
+    /// The layout of `len` values, `None` when it would not fit in the address space.
+    fn layout(len: usize) -> Option<Layout> {
+        if len == 0 || size_of::<T>() == 0 {
+            return None;
+        }
+        let size = len.checked_mul(size_of::<T>())?;
         let align = if size >= PAGE {
             PAGE
         } else {
             align_of::<T>().max(64)
         };
-        Layout::from_size_align(size, align).expect("table layout")
+        Layout::from_size_align(size, align).ok()
     }
+}
+
+/// Whether arrays of these sizes in bytes could all be had at once now. The memory is
+/// asked for and given back untouched, so the answer costs no time even for gigabytes
+/// (and, like any allocation, cannot foresee memory that others take meanwhile).
+pub fn can_allocate(sizes: &[usize]) -> Result<(), OutOfMemory> {
+    let mut held = Vec::with_capacity(sizes.len());
+    let result = sizes.iter().try_for_each(|&size| {
+        let layout = LargeArray::<u8>::layout(size).ok_or(OutOfMemory)?;
+        let raw = allocate(layout);
+        if raw.is_null() {
+            return Err(OutOfMemory);
+        }
+        held.push((raw, layout));
+        Ok(())
+    });
+    for (raw, layout) in held {
+        // SAFETY: allocated just above with this layout, and never used.
+        unsafe { release(raw, layout) };
+    }
+    result
+}
+
+/// How many `item`-byte values a table of `megabytes` MiB holds (at least 1 MiB): the
+/// largest power of two that fits, at least one; `None` when the size in bytes does not
+/// even fit in a machine word.
+pub fn power_of_two_fitting(megabytes: usize, item: usize) -> Option<usize> {
+    let bytes = megabytes.max(1).checked_mul(1 << 20)?;
+    let fitting = (bytes / item.max(1)).max(1);
+    Some(1 << fitting.ilog2())
 }
 
 // The values are not dropped: `Zeroable` types need no drop.
 impl<T> Drop for LargeArray<T> {
     fn drop(&mut self) {
-        // SAFETY: allocated by `allocate` with this very layout.
-        unsafe { release(self.ptr.as_ptr().cast(), Self::layout(self.len)) }
+        // The layout was valid when the array was made, so it is now.
+        if let Some(layout) = Self::layout(self.len) {
+            // SAFETY: allocated by `allocate` with this very layout.
+            unsafe { release(self.ptr.as_ptr().cast(), layout) }
+        }
     }
 }
 
@@ -178,12 +235,43 @@ mod tests {
     #[test]
     fn arrays_are_zeroed_aligned_and_writable() {
         for len in [1, 1000, (4 << 20) / 16] {
-            let mut array = LargeArray::<Pair>::zeroed(len);
+            let mut array = LargeArray::<Pair>::try_zeroed(len).unwrap();
             assert_eq!(array.len(), len);
             assert!(array.iter().all(|p| p.a == 0 && p.b == 0));
             assert_eq!(array.as_ptr() as usize % 64, 0);
             array[len - 1].a = 7;
             assert_eq!(array[len - 1].a, 7);
         }
+    }
+
+    #[test]
+    fn sizes_beyond_the_address_space_are_errors_not_aborts() {
+        assert_eq!(LargeArray::<Pair>::try_zeroed(0).err(), Some(OutOfMemory));
+        assert_eq!(
+            LargeArray::<Pair>::try_zeroed(usize::MAX).err(),
+            Some(OutOfMemory)
+        );
+        assert_eq!(
+            LargeArray::<Pair>::try_zeroed(usize::MAX / 16).err(),
+            Some(OutOfMemory)
+        );
+    }
+
+    #[test]
+    fn table_sizes_are_powers_of_two_and_never_overflow() {
+        assert_eq!(power_of_two_fitting(1, 64), Some(1 << 14));
+        assert_eq!(power_of_two_fitting(0, 64), Some(1 << 14));
+        assert_eq!(power_of_two_fitting(3, 64), Some(1 << 15));
+        assert_eq!(power_of_two_fitting(64, 64), Some(1 << 20));
+        assert_eq!(power_of_two_fitting(1, 3 << 20), Some(1));
+        assert_eq!(power_of_two_fitting(usize::MAX, 64), None);
+        assert_eq!(power_of_two_fitting(usize::MAX >> 20, 64), Some(1 << 57));
+    }
+
+    #[test]
+    fn allocations_are_checked_without_being_made() {
+        assert_eq!(can_allocate(&[1000, 8 << 20]), Ok(()));
+        assert_eq!(can_allocate(&[1000, usize::MAX]), Err(OutOfMemory));
+        assert_eq!(can_allocate(&[0]), Err(OutOfMemory));
     }
 }

@@ -24,6 +24,7 @@ mod stability;
 pub mod time;
 mod tt;
 
+use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -32,6 +33,7 @@ use crate::game::{Game, INFINITY, Score};
 use crate::othello::DISC;
 
 use busy::BusyMarks;
+use memory::OutOfMemory;
 use negamax::{Run, Watch};
 pub use ordering::OrderingRules;
 use tt::Table;
@@ -116,6 +118,30 @@ pub struct Variety {
     pub seed: u64,
 }
 
+/// A hash table size that could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableError {
+    pub requested_mb: usize,
+    /// The size of the tables kept instead, if the searcher had any.
+    pub kept_mb: Option<usize>,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "cannot allocate {} MB for the hash table",
+            self.requested_mb
+        )?;
+        match self.kept_mb {
+            Some(kept) => write!(f, "; keeping {kept} MB"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// A search engine for one game: owns the evaluator and the tables reused between moves.
 pub struct Searcher<G: Game> {
     evaluator: Box<dyn Evaluator<G>>,
@@ -165,7 +191,8 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Sets the transposition table size in MiB (takes effect at the next search).
+    /// Sets the transposition table size in MiB, allocated by the next
+    /// [`Searcher::allocate_tables`] (or search).
     pub fn set_hash_mb(&mut self, megabytes: usize) {
         self.hash_mb = megabytes.max(1);
     }
@@ -175,21 +202,81 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Allocates the tables now (at the configured size) rather than at the first
-    /// search, so that the first move's time is not spent on it.
-    pub fn allocate_tables(&mut self) {
-        if self.table.is_none() || self.table_mb != self.hash_mb {
-            // A game with the endgame solver shares the memory with its table.
-            let solver = G::DISC_SOLVER;
-            let midgame_mb = if solver {
-                self.hash_mb.div_ceil(2)
-            } else {
-                self.hash_mb
-            };
-            // The old tables go first: both at once could need twice the memory.
-            (self.table, self.solver) = (None, None);
-            self.table = Some(Table::new(midgame_mb));
-            self.solver = solver.then(|| endgame::Solver::new(self.hash_mb / 2));
-            self.table_mb = self.hash_mb;
+    /// search, so that the first move's time is not spent on it. When that much memory
+    /// cannot be had, the searcher keeps tables of the size it had (what they held is
+    /// lost) and its size setting goes back to that size.
+    pub fn allocate_tables(&mut self) -> Result<(), TableError> {
+        if self.table.is_some() && self.table_mb == self.hash_mb {
+            return Ok(());
+        }
+        let requested_mb = self.hash_mb;
+        let had = self.table.is_some().then_some(self.table_mb);
+        // The old tables go first: both at once could need twice the memory.
+        (self.table, self.solver) = (None, None);
+        match self.build_tables(requested_mb) {
+            Ok(()) => Ok(()),
+            Err(OutOfMemory) => {
+                // The old size was just given back, so it can normally be had again.
+                let kept_mb = had.filter(|&mb| self.build_tables(mb).is_ok());
+                self.hash_mb = kept_mb.unwrap_or(DEFAULT_HASH_MB);
+                Err(TableError {
+                    requested_mb,
+                    kept_mb,
+                })
+            }
+        }
+    }
+
+    /// How `megabytes` MiB are shared: the midgame table's part and, for a game with
+    /// the endgame solver, the solver's.
+    fn shares(megabytes: usize) -> (usize, Option<usize>) {
+        if G::DISC_SOLVER {
+            (megabytes.div_ceil(2), Some(megabytes / 2))
+        } else {
+            (megabytes, None)
+        }
+    }
+
+    /// Whether tables of `megabytes` MiB could be allocated now, found without making
+    /// them (quick even for gigabytes): for refusing a size before anything is read.
+    pub fn can_allocate(megabytes: usize) -> Result<(), TableError> {
+        let error = TableError {
+            requested_mb: megabytes,
+            kept_mb: None,
+        };
+        let (midgame_mb, solver_mb) = Self::shares(megabytes.max(1));
+        let mut sizes = vec![Table::<G::Move>::bytes(midgame_mb).ok_or(error)?];
+        if let Some(solver_mb) = solver_mb {
+            sizes.extend(endgame::Solver::bytes(solver_mb).ok_or(error)?);
+        }
+        memory::can_allocate(&sizes).map_err(|OutOfMemory| error)
+    }
+
+    /// Tables of `megabytes` MiB in all, replacing none (the caller dropped the old ones).
+    fn build_tables(&mut self, megabytes: usize) -> Result<(), OutOfMemory> {
+        let (midgame_mb, solver_mb) = Self::shares(megabytes);
+        let table = Table::new(midgame_mb)?;
+        let solver = match solver_mb {
+            Some(solver_mb) => Some(endgame::Solver::new(solver_mb)?),
+            None => None,
+        };
+        (self.table, self.solver) = (Some(table), solver);
+        (self.table_mb, self.hash_mb) = (megabytes, megabytes);
+        Ok(())
+    }
+
+    /// The tables a search needs: those of the configured size, else those kept, else
+    /// the smallest ones (a search must not fail for want of a table).
+    fn ensure_tables(&mut self) {
+        if let Err(error) = self.allocate_tables() {
+            log::error!("{error}");
+        }
+        if self.table.is_none() {
+            self.set_hash_mb(1);
+            if self.allocate_tables().is_err() {
+                // Not even 1 MiB: out of memory like any other allocation that fails.
+                std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u8; 1 << 20]>());
+            }
         }
     }
 
@@ -261,7 +348,7 @@ impl<G: Game> Searcher<G> {
                 spend_all: true,
             };
         }
-        self.allocate_tables();
+        self.ensure_tables();
         let variety = self.variety;
         let table = self.table.as_mut().expect("allocated above");
         table.new_search();

@@ -9,7 +9,7 @@
 use crate::game::{MoveBits, Score};
 use std::marker::PhantomData;
 
-use super::memory::{LargeArray, Zeroable};
+use super::memory::{LargeArray, OutOfMemory, Zeroable, power_of_two_fitting};
 use super::slot::Slot;
 
 /// What a stored score says about the true value.
@@ -124,21 +124,26 @@ pub struct Table<M> {
 }
 
 impl<M: MoveBits> Table<M> {
-    /// A table of at most `megabytes` MiB (at least one bucket).
-    pub fn new(megabytes: usize) -> Table<M> {
-        let bytes = megabytes.max(1).saturating_mul(1 << 20);
-        let per_bucket = std::mem::size_of::<Bucket>();
-        let mut buckets = 1usize;
-        while buckets * 2 * per_bucket <= bytes {
-            buckets *= 2;
-        }
-        Table {
-            buckets: LargeArray::zeroed(buckets),
+    /// A table of at most `megabytes` MiB (at least one bucket), or an error when that
+    /// much memory cannot be had.
+    pub fn new(megabytes: usize) -> Result<Table<M>, OutOfMemory> {
+        let buckets = Self::buckets(megabytes).ok_or(OutOfMemory)?;
+        Ok(Table {
+            buckets: LargeArray::try_zeroed(buckets)?,
             mask: buckets - 1,
             age: 0,
             epoch: 1,
             moves: PhantomData,
-        }
+        })
+    }
+
+    fn buckets(megabytes: usize) -> Option<usize> {
+        power_of_two_fitting(megabytes, size_of::<Bucket>())
+    }
+
+    /// The bytes [`Table::new`] asks for (`None`: more than a machine word counts).
+    pub fn bytes(megabytes: usize) -> Option<usize> {
+        Self::buckets(megabytes)?.checked_mul(size_of::<Bucket>())
     }
 
     /// Forgets every entry.
@@ -245,7 +250,7 @@ mod tests {
 
     #[test]
     fn stores_probes_and_clears() {
-        let mut table: Table<Move> = Table::new(1);
+        let mut table: Table<Move> = Table::new(1).unwrap();
         let (key, other) = (42 << 32 | 42, 43 << 32 | 42);
         table.store(key, 5, 17, Bound::Lower, Some(Move::from_index(3)));
         let hit = table.probe(key).unwrap();
@@ -267,7 +272,7 @@ mod tests {
 
     #[test]
     fn deep_entries_survive_a_full_bucket() {
-        let table: Table<Move> = Table::new(1);
+        let table: Table<Move> = Table::new(1).unwrap();
         let buckets = (table.mask + 1) as u64;
         // Keys of one bucket that differ in their high bits.
         let key = |i: u64| (i << 32) | 7;
@@ -281,7 +286,7 @@ mod tests {
 
     #[test]
     fn entries_keep_every_field_of_either_game() {
-        let mut table: Table<crate::mill::Move> = Table::new(1);
+        let mut table: Table<crate::mill::Move> = Table::new(1).unwrap();
         let mv = crate::mill::Move {
             from: 3,
             to: 4,
@@ -303,7 +308,7 @@ mod tests {
 
     #[test]
     fn a_slot_torn_by_two_writers_reads_as_a_miss() {
-        let table: Table<Move> = Table::new(1);
+        let table: Table<Move> = Table::new(1).unwrap();
         let (first, second) = ((1u64 << 32) | 9, (2u64 << 32) | 9);
         table.store(first, 3, 10, Bound::Exact, Some(Move::from_index(1)));
         let slot = &table.buckets[table.index(first)].0[0];
@@ -319,7 +324,7 @@ mod tests {
     /// stored for its own key, never a mix of two entries.
     #[test]
     fn threads_sharing_the_table_read_only_whole_entries() {
-        let table: Table<Move> = Table::new(1);
+        let table: Table<Move> = Table::new(1).unwrap();
         let buckets = (table.mask + 1) as u64;
         // 64 positions in 4 buckets: slots are overwritten all the time.
         let key = |i: u64| (i.wrapping_mul(0x9E37_79B9) << 32) | (i % 4);

@@ -2,6 +2,7 @@
 //! or per external NBoard engine, on problems whose every move has a known exact score
 //! (OBF files such as hard-20.obf), and how far the search's score is from the exact one.
 
+use super::out::{Failure, outln};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -32,7 +33,7 @@ its score is the evaluation of its `===` reply. With --engine, only the evaluato
 named by --eval are measured (none without it).";
 
 /// Runs `iago accuracy` with `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut file = "../shared/data/problems/hard-20.obf".to_string();
     let mut evaluators: Vec<String> = OTHELLO_EVALUATORS.iter().map(|s| s.to_string()).collect();
     let mut depths = vec![4u32, 8, 12];
@@ -44,7 +45,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while let Some(word) = args.next() {
         match word {
             "--help" | "-h" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
             "--file" => file = args.value("--file")?,
@@ -54,7 +55,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     return Err(format!(
                         "--engine {}: accuracy drives NBoard engines only",
                         spec.name
-                    ));
+                    )
+                    .into());
                 }
                 engines.push(spec);
             }
@@ -95,7 +97,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     .filter(|b: &f64| *b > 0.0)
                     .ok_or_else(|| format!("--budget: {text:?} is not a positive number"))?;
             }
-            other => return Err(args.unknown(other)),
+            other => return Err(args.unknown(other).into()),
         }
     }
     if !engines.is_empty() && !evaluators_named {
@@ -104,19 +106,19 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let problems = read_obf_file(&file).map_err(|e| format!("{file}: {e}"))?;
     let problems = &problems[..problems.len().min(limit)];
     if problems.is_empty() {
-        return Err(format!("{file}: no problems"));
+        return Err(format!("{file}: no problems").into());
     }
     // Check every name before the long runs start.
     for name in &evaluators {
         othello_evaluator(name)?;
     }
-    println!(
+    outln!(
         "accuracy on {file}: {} problems; error = best score - chosen move's score (discs)",
         problems.len()
-    );
-    println!(
+    )?;
+    outln!(
         "evaluator            depth  problems  mean-error  best-move  score-rmse      nodes   seconds    nodes/s"
-    );
+    )?;
     let stop = AtomicBool::new(false);
     for name in &evaluators {
         let mut searcher = Searcher::new(othello_evaluator(name)?);
@@ -148,7 +150,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 "{nodes:9}  {seconds:8.1}  {:9.0}",
                 nodes as f64 / seconds.max(1e-9)
             );
-            tally.print(name, depth, &speed);
+            tally.print(name, depth, &speed)?;
         }
     }
     for spec in &engines {
@@ -175,7 +177,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             let seconds = start.elapsed().as_secs_f64();
             let speed = format!("{:>9}  {seconds:8.1}  {:>9}", "-", "-");
-            tally.print(&spec.name, depth, &speed);
+            tally.print(&spec.name, depth, &speed)?;
         }
     }
     Ok(())
@@ -210,14 +212,14 @@ impl Tally {
         self.squared_score_error += (score - f64::from(best)).powi(2);
     }
 
-    fn print(&self, name: &str, depth: u32, speed: &str) {
+    fn print(&self, name: &str, depth: u32, speed: &str) -> Result<(), Failure> {
         let n = self.done.max(1) as f64;
-        println!(
+        outln!(
             "{name:<20} {depth:5}  {:8}  {:10.2}  {:8.1}%  {:10.2}  {speed}",
             self.done,
             self.error_sum as f64 / n,
             100.0 * self.best_count as f64 / n,
             (self.squared_score_error / n).sqrt(),
-        );
+        )
     }
 }

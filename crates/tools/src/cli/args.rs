@@ -1,7 +1,22 @@
 //! Reading a subcommand's command line: every subcommand reports a missing value, a bad
 //! number or an unknown option in the same words.
 
+use std::fmt::Display;
 use std::str::FromStr;
+
+use iago_core::options::{Range, Refused};
+
+/// The value `text` of `option`, one of the engine's options (see [`iago_core::options`]):
+/// out of range, the error states the range in the words the protocols use.
+pub fn ranged<T>(option: &str, text: &str, range: &Range<T>) -> Result<T, String>
+where
+    T: Copy + PartialOrd + Display + FromStr,
+{
+    range.parse(text).map_err(|refused| match refused {
+        Refused::NotANumber => format!("{option}: {text:?} is not a valid number"),
+        Refused::OutOfRange(message) => format!("{option} {text}: {message}"),
+    })
+}
 
 /// The words after a subcommand's name, taken one at a time.
 pub struct Args<'a> {
@@ -31,6 +46,16 @@ impl<'a> Args<'a> {
         let text = self.value(option)?;
         text.parse()
             .map_err(|_| format!("{}: {option}: {text:?} is not a valid number", self.command))
+    }
+
+    /// The value that follows `option`, one of the engine's options: out of range, the
+    /// error states the range.
+    pub fn ranged<T>(&mut self, option: &str, range: &Range<T>) -> Result<T, String>
+    where
+        T: Copy + PartialOrd + Display + FromStr,
+    {
+        let text = self.value(option)?;
+        ranged(option, &text, range).map_err(|error| format!("{}: {error}", self.command))
     }
 
     /// The error for an option the subcommand does not have.
@@ -79,6 +104,20 @@ mod tests {
             Err("bench: --hash needs a value".to_string())
         );
         assert_eq!(args.next(), None);
+        let line = words(&["--depth", "200", "--depth", "x", "--hash", "64"]);
+        let mut args = Args::new("bench", &line);
+        args.next();
+        assert_eq!(
+            args.ranged("--depth", &iago_core::options::DEPTH),
+            Err("bench: --depth 200: depth must be between 1 and 64".to_string())
+        );
+        args.next();
+        assert_eq!(
+            args.ranged("--depth", &iago_core::options::DEPTH),
+            Err("bench: --depth: \"x\" is not a valid number".to_string())
+        );
+        args.next();
+        assert_eq!(args.ranged("--hash", &iago_core::options::HASH_MB), Ok(64));
         assert_eq!(
             args.unknown("--fast"),
             "bench: unknown option \"--fast\" (try `iago bench --help`)"

@@ -2,6 +2,7 @@
 //! node count is the search's signature (it changes only when the search's behaviour
 //! does); nodes per second measure its speed.
 
+use super::out::{Failure, outln};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -11,6 +12,7 @@ use iago_core::game::Game;
 use iago_core::mill::Rules;
 use iago_core::mill::eval::mill_evaluator;
 use iago_core::mill::notation::parse_position as mill_position;
+use iago_core::options;
 use iago_core::othello::notation::parse_position;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Limits, OrderingRules, SearchReport, Searcher};
@@ -91,7 +93,7 @@ fn positions() -> Result<Vec<Position>, String> {
     Ok(result)
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     if args.windows(2).any(|w| w[0] == "--game" && w[1] == "mill") {
         let rest: Vec<String> = args
             .iter()
@@ -110,25 +112,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while let Some(arg) = args.next() {
         match arg {
             "-h" | "--help" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
-            "--depth" => depth = args.number(arg)?,
+            "--depth" => depth = args.ranged(arg, &options::DEPTH)?,
             "--eval" => eval = args.value(arg)?,
-            "--hash" => hash_mb = args.number(arg)?,
-            "--threads" => {
-                threads = args.number(arg)?;
-                if threads == 0 {
-                    return Err("bench: --threads needs at least 1".into());
-                }
-            }
+            "--hash" => hash_mb = args.ranged(arg, &options::HASH_MB)?,
+            "--threads" => threads = args.ranged(arg, &options::THREADS)?,
             "--no-probcut" => selective = false,
             "--no-hash-move" => rules.hash_move = false,
             "--no-evaluation" => rules.evaluation = false,
             "--no-mobility" => rules.mobility = false,
             "--no-parity" => rules.parity = false,
             "--no-stability" => rules.stability = false,
-            _ => return Err(args.unknown(arg)),
+            _ => return Err(args.unknown(arg).into()),
         }
     }
     let mut searcher = Searcher::new(othello_evaluator(&eval)?);
@@ -136,7 +133,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_ordering(rules);
     searcher.set_selectivity(selective);
     searcher.set_threads(threads);
-    searcher.allocate_tables();
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("bench: --hash {hash_mb}: {e}"))?;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -149,32 +148,33 @@ pub fn run(args: &[String]) -> Result<(), String> {
             f64::from(report.score) / f64::from(DISC),
             report.nodes,
         )
-    });
-    print_totals(&format!("bench depth {depth}"), nodes, time);
-    Ok(())
+    })?;
+    print_totals(&format!("bench depth {depth}"), nodes, time)
 }
 
 /// `iago bench --game mill`: the Mill positions at a fixed depth, each from cleared tables.
-fn run_mill(args: &[String]) -> Result<(), String> {
+fn run_mill(args: &[String]) -> Result<(), Failure> {
     let (mut depth, mut eval, mut nodes_limit) = (8u32, "phased".to_string(), None);
     let mut rules = OrderingRules::default();
     let mut args = Args::new("bench", args);
     while let Some(arg) = args.next() {
         match arg {
-            "--depth" => depth = args.number(arg)?,
-            "--nodes" => nodes_limit = Some(args.number(arg)?),
+            "--depth" => depth = args.ranged(arg, &options::DEPTH)?,
+            "--nodes" => nodes_limit = Some(args.ranged(arg, &options::NODES)?),
             "--eval" => eval = args.value(arg)?,
             "--no-hash-move" => rules.hash_move = false,
             "--no-killers" => rules.killers = false,
             "--no-history" => rules.history = false,
             "--no-reductions" => rules.reductions = false,
             "--no-quiescence" => rules.quiescence = false,
-            _ => return Err(format!("bench: unknown option {arg:?} for Mill")),
+            _ => return Err(format!("bench: unknown option {arg:?} for Mill").into()),
         }
     }
     let mut searcher = Searcher::new(mill_evaluator(&eval)?);
     searcher.set_ordering(rules);
-    searcher.allocate_tables();
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("bench: {e}"))?;
     let limits = Limits {
         depth: Some(depth),
         nodes: nodes_limit,
@@ -192,9 +192,8 @@ fn run_mill(args: &[String]) -> Result<(), String> {
             report.depth,
             report.nodes,
         )
-    });
-    print_totals(&format!("mill bench depth {depth}"), nodes, time);
-    Ok(())
+    })?;
+    print_totals(&format!("mill bench depth {depth}"), nodes, time)
 }
 
 /// Searches each position from cleared tables, printing a line per search (numbered,
@@ -204,7 +203,7 @@ fn search_each<G: Game>(
     positions: &[G],
     limits: &Limits,
     describe: impl Fn(&G, &SearchReport<G::Move>) -> String,
-) -> (u64, Duration) {
+) -> Result<(u64, Duration), Failure> {
     let stop = AtomicBool::new(false);
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     for (i, pos) in positions.iter().enumerate() {
@@ -212,16 +211,16 @@ fn search_each<G: Game>(
         let started = Instant::now();
         let report = searcher.search(pos, limits, &stop, &mut |_| {});
         let elapsed = started.elapsed();
-        println!(
+        outln!(
             "{:2}  {}  {:8.3} s",
             i + 1,
             describe(pos, &report),
             elapsed.as_secs_f64()
-        );
+        )?;
         nodes += report.nodes;
         time += elapsed;
     }
-    (nodes, time)
+    Ok((nodes, time))
 }
 
 fn move_text<G: Game>(pos: &G, report: &SearchReport<G::Move>) -> String {
@@ -230,10 +229,10 @@ fn move_text<G: Game>(pos: &G, report: &SearchReport<G::Move>) -> String {
         .map_or("--".to_string(), |mv| pos.format_move(mv))
 }
 
-fn print_totals(label: &str, nodes: u64, time: Duration) {
-    println!(
+fn print_totals(label: &str, nodes: u64, time: Duration) -> Result<(), Failure> {
+    outln!(
         "{label}: {nodes} nodes  {:.3} s  {:.0} nodes/s",
         time.as_secs_f64(),
         nodes as f64 / time.as_secs_f64().max(1e-9)
-    );
+    )
 }

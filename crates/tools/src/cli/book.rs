@@ -10,6 +10,7 @@
 //! A games file holds one game a line as moves from the start position (`f5d6c3d3c4`,
 //! spaces allowed, passes optional); `#` starts a comment line.
 
+use super::out::{Failure, outln};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -24,7 +25,7 @@ const USAGE: &str = "usage: iago book build [--wthor DIR] [--plies N] [--min-gam
        iago book show [--book PATH|none] [MOVES]
        iago book check PATH";
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let rest = args.get(1..).unwrap_or_default();
     match args.first().map(String::as_str) {
         Some("build") => build(rest),
@@ -32,10 +33,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
         Some("show") => show(rest),
         Some("check") => check(rest),
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            outln!("{USAGE}")?;
             Ok(())
         }
-        _ => Err(format!("book: expected a subcommand\n{USAGE}")),
+        _ => Err(format!("book: expected a subcommand\n{USAGE}").into()),
     }
 }
 
@@ -90,7 +91,7 @@ fn searcher(eval: &str) -> Result<Searcher<Position>, String> {
     Ok(Searcher::new(othello_evaluator(eval)?))
 }
 
-fn build(args: &[String]) -> Result<(), String> {
+fn build(args: &[String]) -> Result<(), Failure> {
     let options = Options::parse(
         args,
         &[
@@ -138,7 +139,7 @@ fn build(args: &[String]) -> Result<(), String> {
     let book = build_book(&games, &settings, &make_searcher, &progress);
     eprintln!();
     book.save_to(&out).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "book build: {} positions, {} bytes, written to {} in {:.1} s \
          (plies {}, min-games {}, depth {}, threads {}, eval {eval})",
         book.len(),
@@ -149,7 +150,7 @@ fn build(args: &[String]) -> Result<(), String> {
         settings.min_games,
         settings.depth,
         settings.threads,
-    );
+    )?;
     Ok(())
 }
 
@@ -182,7 +183,7 @@ fn parse_game(text: &str) -> Result<Vec<Move>, String> {
     Ok(moves)
 }
 
-fn learn(args: &[String]) -> Result<(), String> {
+fn learn(args: &[String]) -> Result<(), Failure> {
     let options = Options::parse(args, &["book", "depth", "plies", "eval"])?;
     let path = options
         .get("book")
@@ -210,18 +211,18 @@ fn learn(args: &[String]) -> Result<(), String> {
             .learn_game(&Position::start(), &moves, &mut searcher, &settings)
             .map_err(|e| e.to_string())?;
         // Printed only once the game is safely on disk: the crash test relies on it.
-        println!(
+        outln!(
             "learned game {} added {} searched {} book {}",
             number + 1,
             report.added,
             report.searched,
             book.len()
-        );
+        )?;
     }
     Ok(())
 }
 
-fn show(args: &[String]) -> Result<(), String> {
+fn show(args: &[String]) -> Result<(), Failure> {
     let options = Options::parse(args, &["book"])?;
     let choice = options
         .get("book")
@@ -235,9 +236,9 @@ fn show(args: &[String]) -> Result<(), String> {
     for &mv in &moves {
         pos = pos.try_play(mv).ok_or("illegal move")?;
     }
-    println!("book of {} positions", book.len());
+    outln!("book of {} positions", book.len())?;
     match book.moves(&pos) {
-        None => println!("position not in the book"),
+        None => outln!("position not in the book")?,
         Some(book_moves) => {
             for m in book_moves {
                 let line: Vec<String> = book
@@ -245,7 +246,7 @@ fn show(args: &[String]) -> Result<(), String> {
                     .iter()
                     .map(|m| m.to_string())
                     .collect();
-                println!(
+                outln!(
                     "{} {:+.2} games {} depth {}{}  {}",
                     m.mv,
                     m.value as f64 / DISC as f64,
@@ -253,19 +254,19 @@ fn show(args: &[String]) -> Result<(), String> {
                     m.depth,
                     if m.in_book { "" } else { " (leaves the book)" },
                     line.join(" ")
-                );
+                )?;
             }
         }
     }
     Ok(())
 }
 
-fn check(args: &[String]) -> Result<(), String> {
+fn check(args: &[String]) -> Result<(), Failure> {
     let path = args.first().ok_or("book check: missing PATH")?;
     let book = Book::open(Path::new(path)).map_err(|e| e.to_string())?;
     if !Path::new(path).exists() {
-        return Err(format!("book check: {path}: no such file"));
+        return Err(format!("book check: {path}: no such file").into());
     }
-    println!("{path}: intact book of {} positions", book.len());
+    outln!("{path}: intact book of {} positions", book.len())?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `iago eval-match`: in-process games between two evaluators from balanced openings, at
 //! equal depth or equal time per move (see `arena::selfplay`).
 
+use super::out::{Failure, outln};
 use std::time::Duration;
 
 use super::args::Args;
@@ -17,7 +18,7 @@ milliseconds. Prints A's wins, draws, losses, score and Elo with a 95% interval,
 each side's search effort. Progress is logged at RUST_LOG=info.";
 
 /// Runs `iago eval-match` with `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut names = Vec::new();
     let mut games = 200usize;
     let mut budget = MoveBudget::Depth(4);
@@ -27,7 +28,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while let Some(word) = args.next() {
         match word {
             "--help" | "-h" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
             "--games" => games = args.number::<u64>("--games")? as usize,
@@ -47,12 +48,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
             }
             "--threads" => threads = args.number::<u64>("--threads")?.clamp(1, 64) as usize,
             "--openings" => openings_file = Some(args.value("--openings")?),
-            other if other.starts_with('-') => return Err(args.unknown(other)),
+            other if other.starts_with('-') => return Err(args.unknown(other).into()),
             name => names.push(name.to_string()),
         }
     }
     let [a, b] = names.as_slice() else {
-        return Err(format!("eval-match: name two evaluators\n{HELP}"));
+        return Err(format!("eval-match: name two evaluators\n{HELP}").into());
     };
     if games < 2 || !games.is_multiple_of(2) {
         return Err("--games must be an even number of at least 2".into());
@@ -70,7 +71,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             games,
             games / 2,
             openings.len()
-        ));
+        )
+        .into());
     }
     let openings = &openings[..games / 2];
     let limit = match budget {
@@ -87,10 +89,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
             s.tally.losses
         );
     })?;
-    println!(
+    outln!(
         "{}",
         report(a, b, &summary, &limit, start.elapsed().as_secs_f64())
-    );
+    )?;
     Ok(())
 }
 

@@ -7,6 +7,7 @@
 //! Endgame: for positions with 12 to 20 empties, the line from a 2-ply search to the
 //! exact score, with its sigma linear in the empties.
 
+use super::out::{Failure, out, outln};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
@@ -45,7 +46,7 @@ const DEEPEST_FIT: i32 = {
     depth
 };
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut wthor = None;
     let mut games_wanted = 400usize;
     let mut eval = "default".to_string();
@@ -55,7 +56,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while let Some(arg) = args.next() {
         match arg {
             "-h" | "--help" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
             "--wthor" => wthor = Some(args.value(arg)?),
@@ -69,13 +70,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     ))?
             }
             "--out" => out = Some(args.value(arg)?),
-            _ => return Err(args.unknown(arg)),
+            _ => return Err(args.unknown(arg).into()),
         }
     }
     let wthor = wthor.ok_or("fit-probcut: missing --wthor DIR")?;
     let games = read_wthor_dir(&wthor).map_err(|e| e.to_string())?;
     if games.is_empty() {
-        return Err(format!("fit-probcut: no games in {wthor}"));
+        return Err(format!("fit-probcut: no games in {wthor}").into());
     }
     let evaluator = othello_evaluator(&eval)?;
     let mut searcher = Searcher::new(othello_evaluator(&eval)?);
@@ -140,7 +141,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let source = render(&midgame, &endgame, &eval, deep)?;
     match out {
         Some(path) => std::fs::write(&path, source).map_err(|e| format!("{path}: {e}"))?,
-        None => print!("{source}"),
+        None => out!("{source}")?,
     }
     Ok(())
 }

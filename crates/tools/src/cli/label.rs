@@ -1,6 +1,7 @@
 //! `iago label`: scores positions from WTHOR games with iago's own searches (exact solves
 //! near the end, fixed-depth searches before) and writes them for `iago train --samples`.
 
+use super::out::{Failure, outln};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -173,9 +174,9 @@ fn sample(games: &[Vec<Candidate>], options: &Options) -> Vec<Candidate> {
     out
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse(args)? else {
-        println!("{HELP}");
+        outln!("{HELP}")?;
         return Ok(());
     };
     let start = Instant::now();
@@ -205,7 +206,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let candidates = sample(&games, &options);
     let positions: Vec<Position> = candidates.iter().map(|(pos, _)| *pos).collect();
     let total = positions.len();
-    println!(
+    outln!(
         "label: {total} positions from {from_wthor} of {} WTHOR games and {} self-play games; \
          exact at {} empties or fewer, depth {} elsewhere; {} threads; evaluator {}",
         wthor.len(),
@@ -214,7 +215,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         options.config.depth,
         options.config.threads,
         options.config.eval
-    );
+    )?;
     let progress = |done: usize| {
         let seconds = start.elapsed().as_secs_f64();
         eprintln!(
@@ -228,11 +229,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
     label::write(&options.out, &records)?;
     let exact = records.iter().filter(|r| r.depth == EXACT_DEPTH).count();
-    println!(
+    outln!(
         "label: wrote {} positions ({exact} solved exactly) to {} in {:.0} s",
         records.len(),
         options.out.display(),
         start.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `iago match`: plays engines against each other (see `arena`) and prints the table.
 
+use super::out::{Failure, out, outln};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -74,7 +75,7 @@ Options:
   --quiet                no progress line on stderr";
 
 /// Runs `iago match` with `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut game = "othello".to_string();
     let mut rest = Vec::new();
     let mut words = args.iter();
@@ -92,22 +93,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "othello" => {}
         "mill" => {
             let Some(config) = parse_mill_args(&rest)? else {
-                println!("{MILL_HELP}");
+                outln!("{MILL_HELP}")?;
                 return Ok(());
             };
             let summary = run_mill_match(&config)?;
-            print!("{}", mill_report(&summary));
+            out!("{}", mill_report(&summary))?;
             return Ok(());
         }
-        other => return Err(format!("--game: unknown game {other:?} (othello or mill)")),
+        other => return Err(format!("--game: unknown game {other:?} (othello or mill)").into()),
     }
     let args = &rest;
     let Some(config) = parse_args(args)? else {
-        println!("{HELP}");
+        outln!("{HELP}")?;
         return Ok(());
     };
     let summary = run_match(&config)?;
-    print!("{}", report::final_report(&summary));
+    out!("{}", report::final_report(&summary))?;
     Ok(())
 }
 

@@ -2,6 +2,7 @@
 //! in-process games between two Mill evaluators, each opening (P seeded random plies)
 //! played twice with colours swapped. Deterministic at a fixed depth.
 
+use super::out::{Failure, outln};
 use std::sync::atomic::AtomicBool;
 
 use super::args::Args;
@@ -20,14 +21,14 @@ milliseconds a move, N games (default 40, even) from seeded random openings of P
 draws and losses with the score and its Elo. Evaluators are named as for --eval, and
 `phased:KEY=VALUE,...` changes weights of the default (e.g. phased:m.mobility=30).";
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let (mut games, mut depth, mut names) = (40u32, 4u32, Vec::new());
     let (mut movetime, mut plies) = (None, 2u32);
     let mut args = Args::new("mill-eval-match", args);
     while let Some(word) = args.next() {
         match word {
             "-h" | "--help" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
             "--games" => games = args.number::<u32>("--games")?,
@@ -38,7 +39,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
     }
     let [a, b] = names.as_slice() else {
-        return Err(format!("mill-eval-match: name two evaluators\n{HELP}"));
+        return Err(format!("mill-eval-match: name two evaluators\n{HELP}").into());
     };
     if games < 2 || games % 2 != 0 {
         return Err("--games must be an even number of at least 2".into());
@@ -98,10 +99,10 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let elo = tally.elo().map_or("-".to_string(), |e| {
         format!("{:+.0} +- {:.0}", e.elo, e.margin)
     });
-    println!(
+    outln!(
         "mill-eval-match {a} vs {b}, {limit}: {} games, {a} +{wins} ={draws} -{losses} ({:.1}%, Elo {elo}), {played} plies",
         tally.games(),
         100.0 * tally.score().unwrap_or(0.0)
-    );
+    )?;
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod label;
 pub mod match_cmd;
 pub mod mill_eval_match;
 pub mod openings;
+pub mod out;
 pub mod perft;
 pub mod solve;
 pub mod train;

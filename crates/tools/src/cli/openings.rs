@@ -1,6 +1,7 @@
 //! `iago openings`: makes a balanced opening set for matches (see `arena::openings`).
 
 use super::args::Args;
+use super::out::{Failure, out, outln};
 use crate::arena::openings::{BalanceSettings, format_balanced, generate_balanced};
 use iago_core::eval::othello_evaluator;
 
@@ -13,7 +14,7 @@ in a fixed pseudo-random order; --count keeps the first K of them.
 Defaults: --plies 8 --depth 6 --max-eval 1 --eval default, all of them.";
 
 /// Runs `iago openings` with `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut settings = BalanceSettings {
         plies: 8,
         depth: 6,
@@ -27,7 +28,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             |name: &str, text: &str| format!("openings: {name}: {text:?} is not a valid number");
         match option {
             "--help" | "-h" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
             "--plies" => {
@@ -64,7 +65,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
                         .ok_or_else(|| bad("--count", &text))?,
                 );
             }
-            other => return Err(args.unknown(other)),
+            other => return Err(args.unknown(other).into()),
         }
     }
     let mut openings = generate_balanced(&settings, othello_evaluator(&evaluator)?);
@@ -76,6 +77,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         openings.truncate(count);
         command.push_str(&format!(" --count {count}"));
     }
-    print!("{}", format_balanced(&openings, &command, &evaluator));
+    out!("{}", format_balanced(&openings, &command, &evaluator))?;
     Ok(())
 }

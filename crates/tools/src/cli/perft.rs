@@ -4,11 +4,13 @@
 //! The options are read into a game-neutral [`Options`] first; `run_othello` then does
 //! the counting, so another game can plug in as one more `run_<game>` function.
 
+use super::out::{Failure, outln};
 use std::time::Instant;
 
 use iago_core::game::{Game, perft as generic_perft};
 use iago_core::mill::notation::parse_position as parse_mill_position;
 use iago_core::mill::{MillPosition, Rules};
+use iago_core::options::{PERFT_DEPTH, Refused};
 use iago_core::othello::notation::parse_position;
 use iago_core::othello::{Position, perft};
 
@@ -72,8 +74,11 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
                 options.path = Some(name.clone());
             }
             _ if depth.is_none() => {
-                depth = Some(arg.parse().map_err(|_| {
-                    format!("perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)")
+                depth = Some(PERFT_DEPTH.parse(arg).map_err(|refused| match refused {
+                    Refused::OutOfRange(message) => format!("perft: DEPTH {arg}: {message}"),
+                    Refused::NotANumber => format!(
+                        "perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)"
+                    ),
                 })?);
             }
             // Position strings often start with `--` (empty squares): only a word with
@@ -98,10 +103,10 @@ fn is_position_char(c: char) -> bool {
     "XxBb*OoWw0-._/ ".contains(c)
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     match parse_args(args)? {
         Request::Help => {
-            println!("{HELP}");
+            outln!("{HELP}")?;
             Ok(())
         }
         Request::Count(options) if options.mill => run_mill(&options),
@@ -109,7 +114,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
-fn run_othello(options: &Options) -> Result<(), String> {
+fn run_othello(options: &Options) -> Result<(), Failure> {
     let pos = match &options.position {
         Some(text) => parse_position(text).map_err(|e| format!("perft: {e}"))?,
         None => Position::start(),
@@ -123,7 +128,7 @@ fn run_othello(options: &Options) -> Result<(), String> {
         let mut total = 0;
         for mv in pos.legal_moves().as_ref() {
             let leaves = count(&pos.play(*mv), options.depth - 1)?;
-            println!("{mv}: {leaves}");
+            outln!("{mv}: {leaves}")?;
             total += leaves;
         }
         // A finished game is one leaf.
@@ -132,15 +137,15 @@ fn run_othello(options: &Options) -> Result<(), String> {
         count(&pos, options.depth)?
     };
     let seconds = start.elapsed().as_secs_f64();
-    println!("perft {}: {leaves}", options.depth);
-    println!(
+    outln!("perft {}: {leaves}", options.depth)?;
+    outln!(
         "time {seconds:.3} s, {:.1} M leaves/s ({path} code path)",
         leaves as f64 / seconds.max(1e-9) / 1e6
-    );
+    )?;
     Ok(())
 }
 
-fn run_mill(options: &Options) -> Result<(), String> {
+fn run_mill(options: &Options) -> Result<(), Failure> {
     let rules = Rules {
         removal_per_mill: options.removal_per_mill,
         ..Rules::default()
@@ -154,7 +159,7 @@ fn run_mill(options: &Options) -> Result<(), String> {
         let mut total = 0;
         for &mv in pos.legal_moves().as_ref() {
             let leaves = generic_perft(&pos.play(mv), options.depth - 1);
-            println!("{}: {leaves}", pos.format_move(mv));
+            outln!("{}: {leaves}", pos.format_move(mv))?;
             total += leaves;
         }
         total.max(1)
@@ -162,10 +167,10 @@ fn run_mill(options: &Options) -> Result<(), String> {
         generic_perft(&pos, options.depth)
     };
     let seconds = start.elapsed().as_secs_f64();
-    println!("perft {}: {leaves}", options.depth);
-    println!(
+    outln!("perft {}: {leaves}", options.depth)?;
+    outln!(
         "time {seconds:.3} s, {:.1} M leaves/s",
         leaves as f64 / seconds.max(1e-9) / 1e6
-    );
+    )?;
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `iago solve FILE.obf [OPTIONS]`: solves endgame problems exactly and compares the
 //! results with the scores the file lists.
 
+use super::out::{Failure, outln};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -61,13 +62,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "-h" | "--help" => return Ok(None),
             "--max-nodes" => options.max_nodes = Some(args.number(arg)?),
             "--first" => options.first = Some(args.number(arg)?),
-            "--hash" => options.hash_mb = args.number(arg)?,
-            "--threads" => {
-                options.threads = args.number(arg)?;
-                if options.threads == 0 {
-                    return Err("solve: --threads needs at least 1".into());
-                }
-            }
+            "--hash" => options.hash_mb = args.ranged(arg, &iago_core::options::HASH_MB)?,
+            "--threads" => options.threads = args.ranged(arg, &iago_core::options::THREADS)?,
             "--eval" => options.eval = args.value(arg)?,
             "--exact-only" => options.exact_only = true,
             "--no-hash-move" => options.rules.hash_move = false,
@@ -96,9 +92,9 @@ fn first_number(file: &str) -> Option<usize> {
     head[head.len() - digits..].parse().ok()
 }
 
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse_args(args)? else {
-        println!("{HELP}");
+        outln!("{HELP}")?;
         return Ok(());
     };
     let problems = read_obf_file(&options.file).map_err(|e| e.to_string())?;
@@ -111,12 +107,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
     searcher.set_ordering(options.rules);
     searcher.set_selectivity(!options.exact_only);
     searcher.set_threads(options.threads);
-    searcher.allocate_tables();
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("solve: --hash {}: {e}", options.hash_mb))?;
     let stop = AtomicBool::new(false);
-    println!(
+    outln!(
         "{:>4} {:>3} {:>5} {:>6} {:>8} {:>13} {:>9} {:>12}",
-        "#", "emp", "move", "score", "expected", "nodes", "time s", "nodes/s"
-    );
+        "#",
+        "emp",
+        "move",
+        "score",
+        "expected",
+        "nodes",
+        "time s",
+        "nodes/s"
+    )?;
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     let (mut right, mut wrong, mut unsolved) = (0, 0, 0);
     for (i, problem) in problems.iter().enumerate() {
@@ -157,7 +162,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             right += 1;
             ""
         };
-        println!(
+        outln!(
             "{:>4} {:>3} {:>5} {:>+6} {:>8} {:>13} {:>9.3} {:>12.0} {verdict}",
             first + i,
             pos.empty_count(),
@@ -167,16 +172,16 @@ pub fn run(args: &[String]) -> Result<(), String> {
             report.nodes,
             elapsed.as_secs_f64(),
             report.nodes as f64 / elapsed.as_secs_f64().max(1e-9),
-        );
+        )?;
     }
-    println!(
+    outln!(
         "total: {} positions, {right} right, {wrong} wrong, {unsolved} unsolved; {nodes} nodes, {:.3} s, {:.0} nodes/s",
         problems.len(),
         time.as_secs_f64(),
         nodes as f64 / time.as_secs_f64().max(1e-9)
-    );
+    )?;
     if wrong > 0 {
-        return Err(format!("{wrong} wrong results"));
+        return Err(format!("{wrong} wrong results").into());
     }
     Ok(())
 }

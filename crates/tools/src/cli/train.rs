@@ -1,6 +1,7 @@
 //! `iago train`: fits the pattern weights on WTHOR games (see `eval::train`) and writes
 //! the weight file that the build embeds.
 
+use super::out::{Failure, outln};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -34,7 +35,7 @@ Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the
 --l2 0.0005 --stage-overlap 6 --seed 1.";
 
 /// Runs `iago train` with `args`.
-pub fn run(args: &[String]) -> Result<(), String> {
+pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut config = TrainConfig::default();
     let mut wthor: Option<PathBuf> = None;
     let mut samples: Vec<PathBuf> = Vec::new();
@@ -45,7 +46,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     while let Some(option) = args.next() {
         match option {
             "--help" | "-h" => {
-                println!("{HELP}");
+                outln!("{HELP}")?;
                 return Ok(());
             }
             "--wthor" => {
@@ -68,14 +69,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
                     format!("--labels: {name:?} is not split, theoretical or blend")
                 })?;
             }
-            other => return Err(args.unknown(other)),
+            other => return Err(args.unknown(other).into()),
         }
     }
     if !(0.0..=1.0).contains(&game_weight) {
         return Err("train: --game-weight must be between 0 and 1".into());
     }
     if wthor.is_none() && samples.is_empty() {
-        return Err(format!("train: give --wthor DIR or --samples FILE\n{HELP}"));
+        return Err(format!("train: give --wthor DIR or --samples FILE\n{HELP}").into());
     }
     if config.game_step == 0 || config.holdout_every < 2 {
         return Err("train: --game-step must be at least 1 and --holdout at least 2".into());
@@ -87,27 +88,27 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut data = Dataset::default();
     if let Some(wthor) = &wthor {
         let games = load_wthor(wthor, &config)?;
-        println!(
+        outln!(
             "data: {} games from {}, {} training positions, {} held out ({:.1} s)",
             games.games,
             wthor.display(),
             games.train.len(),
             games.test.len(),
             start.elapsed().as_secs_f64()
-        );
+        )?;
         data.extend(games);
     }
     for path in &samples {
         let scored = load_samples(path, config.holdout_every, game_weight)?;
-        println!(
+        outln!(
             "data: {} training positions and {} held out from {}",
             scored.train.len(),
             scored.test.len(),
             path.display()
-        );
+        )?;
         data.extend(scored);
     }
-    println!("config: {config:?}");
+    outln!("config: {config:?}")?;
     let initial = match init.as_deref() {
         None => Trainer::new(),
         Some("embedded") => Trainer::from_weights(PatternWeights::embedded()?),
@@ -123,7 +124,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         &data,
         &config,
         &mut |epoch, train, test, seconds| {
-            println!(
+            // Progress only: with stdout closed the fit goes on, and the weights are
+            // written before the next print ends the command.
+            let _ = outln!(
                 "epoch {epoch:2}: rmse train {train:.3} held-out {test:.3} discs ({seconds:.0} s)"
             );
         },
@@ -148,7 +151,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         quantised[stage].0 += error * error;
         quantised[stage].1 += 1;
     }
-    println!("stage  discs   train-n  train-rmse  held-n  held-rmse  stored-rmse");
+    outln!("stage  discs   train-n  train-rmse  held-n  held-rmse  stored-rmse")?;
     for (stage, &(sum, n)) in quantised.iter().enumerate() {
         let low = 4 + stage as u32 * DISCS_PER_STAGE;
         let high = if stage + 1 == STAGES {
@@ -156,22 +159,22 @@ pub fn run(args: &[String]) -> Result<(), String> {
         } else {
             low + DISCS_PER_STAGE - 1
         };
-        println!(
+        outln!(
             "{stage:5}  {low:2}-{high:2}  {:8}  {:10.3}  {:6}  {:9.3}  {:11.3}",
             train_errors.count[stage],
             train_errors.rmse[stage],
             test_errors.count[stage],
             test_errors.rmse[stage],
             (sum / n.max(1) as f64).sqrt()
-        );
+        )?;
     }
-    println!(
+    outln!(
         "overall: train {:.3} held-out {:.3} discs; wrote {} ({} bytes); total {:.0} s",
         train_errors.overall(),
         test_errors.overall(),
         out.display(),
         bytes.len(),
         start.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

@@ -910,7 +910,7 @@ mod tests {
     fn solve_with<K: Paths>(k: K, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let stop = AtomicBool::new(false);
         let mut watch = Watch::new(&stop, None, u64::MAX);
-        let table = Solver::new(1);
+        let table = Solver::new(1).unwrap();
         let eval = |p: u64, o: u64| (p.count_ones() as i32 - o.count_ones() as i32) * DISC;
         let mut ctx = Ctx {
             watch: &mut watch,

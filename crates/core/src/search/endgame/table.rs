@@ -10,7 +10,7 @@ use crate::game::Score;
 use crate::othello::position::mix64;
 
 use crate::search::busy::BusyMarks;
-use crate::search::memory::LargeArray;
+use crate::search::memory::{LargeArray, OutOfMemory, power_of_two_fitting};
 use crate::search::slot::Slot;
 
 /// The solver's table: lower and upper bounds on exact scores, and the best move;
@@ -102,24 +102,35 @@ pub(super) const EXACT: u8 = u8::MAX;
 const BUCKET: usize = 4;
 
 impl Solver {
-    /// A solver whose table takes about `megabytes` MiB.
-    pub fn new(megabytes: usize) -> Solver {
-        let bytes = megabytes.max(1) << 20;
-        let per_bucket = std::mem::size_of::<Slot>() * BUCKET;
-        let mut buckets = 1usize;
-        while buckets * 2 * per_bucket <= bytes {
-            buckets *= 2;
-        }
-        Solver {
-            entries: LargeArray::zeroed(buckets * BUCKET),
+    /// A solver whose table takes about `megabytes` MiB, or an error when that much
+    /// memory cannot be had.
+    pub fn new(megabytes: usize) -> Result<Solver, OutOfMemory> {
+        let buckets = Self::buckets(megabytes).ok_or(OutOfMemory)?;
+        Ok(Solver {
+            entries: LargeArray::try_zeroed(buckets * BUCKET)?,
             mask: buckets - 1,
             age: 0,
             epoch: 1,
             // An eighth as many entries as the table, direct-mapped (a collision can
             // only misorder moves, never change a score).
-            orderings: LargeArray::zeroed(buckets * BUCKET / 8),
+            orderings: LargeArray::try_zeroed(buckets * BUCKET / 8)?,
             busy: BusyMarks::default(),
-        }
+        })
+    }
+
+    /// At least 1 MiB: thousands of buckets, so the orderings are never empty.
+    fn buckets(megabytes: usize) -> Option<usize> {
+        power_of_two_fitting(megabytes, size_of::<Slot>() * BUCKET)
+    }
+
+    /// The bytes of the two arrays [`Solver::new`] asks for (`None`: more than a machine
+    /// word counts).
+    pub fn bytes(megabytes: usize) -> Option<[usize; 2]> {
+        let entries = Self::buckets(megabytes)?.checked_mul(BUCKET)?;
+        Some([
+            entries.checked_mul(size_of::<Slot>())?,
+            entries / 8 * size_of::<AtomicU64>(),
+        ])
     }
 
     /// Forgets every entry (they stay true, but a cleared searcher must not depend on

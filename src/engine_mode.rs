@@ -14,18 +14,21 @@ const HELP: &str = "usage: iago [ENGINE OPTIONS]
 
 Runs the engine on stdin/stdout. The protocol is NBoard when the first command is
 `nboard ...`, GTP otherwise (see protocol.md). Logs go to stderr (RUST_LOG=info).
+";
 
-Options:
+/// The engine's options, for `iago --help` and `iago help`.
+pub const OPTIONS_HELP: &str = "Engine options:
   --protocol nboard|gtp  speak this protocol whatever the first command
   --game NAME            the game: othello (default) or mill
-  --depth N              search depth in plies
+  --depth N              search depth in plies (1..64)
   --nodes N              node limit per search (deterministic)
   --movetime MS          time per move in milliseconds
-  --hash MB              transposition table size
+  --hash MB              transposition table size (1..4096, default 64)
   --threads N            search threads (midgame and endgame solver, up to one per core)
   --seed N               variety: play randomly among moves near the best (and seed of
                          the random player); without it play is deterministic
-  --eval NAME            evaluation function (see `iago help` of the eval module)
+  --eval NAME            evaluation: pattern (default), simple, discs, mobility, ...
+                         (GTP set_eval with a wrong name lists them all)
   --contempt N           draw value for Black in hundredths of a disc
   --book PATH|none       opening book file, or none (default: the embedded book)
   --player search|random how moves are chosen (random: any legal move, for tests)
@@ -99,7 +102,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 /// Runs the engine with command-line options `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse_args(args)? else {
-        write(format_args!("{HELP}\n"))?;
+        write(format_args!("{HELP}\n{OPTIONS_HELP}\n"))?;
         return Ok(());
     };
     Ok(protocol::run(

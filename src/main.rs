@@ -47,7 +47,9 @@ fn main() -> ExitCode {
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),
-        Some("help" | "--help" | "-h") => write(format_args!("{USAGE}\n")),
+        Some("help" | "--help" | "-h") => {
+            write(format_args!("{USAGE}\n\n{}\n", engine_mode::OPTIONS_HELP))
+        }
         Some("version" | "--version" | "-V") => {
             write(format_args!("iago {}\n", env!("CARGO_PKG_VERSION")))
         }

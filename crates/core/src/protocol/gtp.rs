@@ -23,6 +23,7 @@ pub const COMMANDS: &[&str] = &[
     "version",
     "known_command",
     "list_commands",
+    "help",
     "quit",
     "boardsize",
     "clear_board",
@@ -154,7 +155,8 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
             arity(1)?;
             Command::KnownCommand(words[0].to_string())
         }
-        "list_commands" => lexer::none(name, args).map(|()| Command::ListCommands)?,
+        // `help` as GNU Go and other GTP engines answer it: the command list.
+        "list_commands" | "help" => lexer::none(name, args).map(|()| Command::ListCommands)?,
         "quit" => lexer::none(name, args).map(|()| Command::Quit)?,
         "boardsize" => Command::BoardSize(lexer::single(name, args, "a board size")?),
         "clear_board" => lexer::none(name, args).map(|()| Command::ClearBoard)?,

@@ -22,14 +22,15 @@ pub const OPTIONS_HELP: &str = "Engine options:
   --game NAME            the game: othello (default) or mill
   --depth N              search depth in plies (1..64)
   --nodes N              node limit per search (deterministic)
-  --movetime MS          time per move in milliseconds
+  --movetime MS          time per move in milliseconds (1..86400000)
   --hash MB              transposition table size (1..4096, default 64)
-  --threads N            search threads (midgame and endgame solver, up to one per core)
+  --threads N            search threads (1..1024; midgame and endgame solver, up to
+                         one per core)
   --seed N               variety: play randomly among moves near the best (and seed of
                          the random player); without it play is deterministic
   --eval NAME            evaluation: pattern (default), simple, discs, mobility, ...
                          (GTP set_eval with a wrong name lists them all)
-  --contempt N           draw value for Black in hundredths of a disc
+  --contempt N           draw value for Black in hundredths of a disc (-6400..6400)
   --book PATH|none       opening book file, or none (default: the embedded book)
   --player search|random how moves are chosen (random: any legal move, for tests)
   -h, --help             print this help";

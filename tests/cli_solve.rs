@@ -243,3 +243,34 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
         assert_eq!(output.status.code(), Some(141), "{args:?}");
     }
 }
+
+/// The option ranges `iago --help` and protocol.md state are the ones the engine checks
+/// (one table, `options.rs`).
+#[test]
+fn help_and_protocol_md_state_the_option_ranges_the_engine_checks() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_iago"))
+        .arg("--help")
+        .output()
+        .expect("run iago --help");
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let manual = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
+        .expect("protocol.md");
+    for (flag, span) in iago::options::engine_option_ranges() {
+        let in_help = help
+            .split("\n  -")
+            .find(|entry| entry.starts_with(&flag[1..]))
+            .unwrap_or_else(|| panic!("{flag} missing from --help"));
+        assert!(
+            in_help.contains(&span),
+            "--help: {flag} without {span}: {in_help}"
+        );
+        let row = manual
+            .lines()
+            .find(|line| line.starts_with(&format!("| `{flag} ")))
+            .unwrap_or_else(|| panic!("{flag} missing from protocol.md's option table"));
+        assert!(
+            row.contains(&span),
+            "protocol.md: {flag} without {span}: {row}"
+        );
+    }
+}

@@ -82,6 +82,18 @@ pub const PERFT_DEPTH: Range<u32> = Range {
     unit: "",
 };
 
+/// The engine options with a range, by their command-line flag: `iago --help` and
+/// protocol.md's option table state these ranges, and a test holds them to it.
+pub fn engine_option_ranges() -> Vec<(&'static str, String)> {
+    vec![
+        ("--depth", DEPTH.span()),
+        ("--movetime", MOVETIME_MS.span()),
+        ("--hash", HASH_MB.span()),
+        ("--threads", THREADS.span()),
+        ("--contempt", CONTEMPT.span()),
+    ]
+}
+
 /// Why a value was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refused {
@@ -112,6 +124,11 @@ impl<T: Copy + PartialOrd + fmt::Display + FromStr> Range<T> {
             .parse::<T>()
             .map_err(|_| Refused::OutOfRange(self.error()))?;
         self.check(value).map_err(Refused::OutOfRange)
+    }
+
+    /// The range as the documents write it: `1..64`.
+    pub fn span(&self) -> String {
+        format!("{}..{}", self.min, self.max)
     }
 
     /// `depth must be between 1 and 64`.

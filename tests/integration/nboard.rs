@@ -1,15 +1,14 @@
 //! NBoard through the real binary: the recorded GUI session replayed, ping during a long
 //! search, passes, book hints and bad input.
 
-mod common;
-mod protocol_io;
+use crate::common;
 
+use crate::protocol_io::Engine;
 use iago::game::Game;
 use iago::othello::ggf::parse_ggf;
 use iago::othello::{Move, Position};
-use protocol_io::Engine;
 
-const SESSION: &str = include_str!("data/nboard-gui-session.txt");
+const SESSION: &str = include_str!("../data/nboard-gui-session.txt");
 
 /// The move of an `=== mv/eval/time` line, checked for form: no exponents, numbers parse.
 fn reply_move(line: &str) -> Move {

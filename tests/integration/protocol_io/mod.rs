@@ -1,6 +1,5 @@
 //! Drives the real `iago` binary as a protocol client would: lines in on stdin, lines out
 //! on stdout read on their own thread.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -3,11 +3,9 @@
 //! Searches are at fixed depth, so the output is deterministic once times are masked.
 //! `scripts/regress --bless` rewrites the `.out` files (review the diff).
 
-mod protocol_io;
-
 use std::path::Path;
 
-use protocol_io::{Engine, run_all};
+use crate::protocol_io::{Engine, run_all};
 
 /// Masks what depends on the clock: the time of `=== mv/eval/time`, of `nodestats` and of
 /// `perft`.

@@ -2,9 +2,7 @@
 //! positions full of passes and early game ends checked against the slow array-board
 //! reference in `common`, on every code path this CPU runs.
 
-mod common;
-
-use common::{ArrayBoard, TreeStats, reference_perft};
+use crate::common::{ArrayBoard, TreeStats, reference_perft};
 use iago::game;
 use iago::othello::Position;
 use iago::othello::notation::parse_position;

@@ -1,9 +1,7 @@
 //! The rules commute with the 8 board symmetries: legal moves, flips and perft of a
 //! transformed position are the transformed ones.
 
-mod common;
-
-use common::{random_board, random_game_positions, rng};
+use crate::common::{random_board, random_game_positions, rng};
 use iago::game::{Color, Game};
 use iago::othello::bitboard::{self, Squares};
 use iago::othello::perft::perft;

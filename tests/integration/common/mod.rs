@@ -1,9 +1,7 @@
 //! Helpers shared by the integration tests: a slow, obviously-correct Othello on an array
 //! of squares (the reference the bitboard code is checked against) and seeded random
 //! positions.
-#![allow(dead_code)]
 
-use iago::game::Color;
 use iago::othello::Position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -174,31 +172,6 @@ pub fn reference_perft(board: &ArrayBoard, depth: u32, stats: &mut TreeStats) {
 
 pub fn rng(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
-}
-
-/// A position reached by `plies` random legal moves (passes where forced) from the start;
-/// stops early when the game ends.
-pub fn random_game_position(rng: &mut StdRng, plies: u32) -> Position {
-    let mut board = ArrayBoard::from_position(&Position::start());
-    let mut side = Color::Black;
-    for _ in 0..plies {
-        let moves = board.legal_moves();
-        if moves.is_empty() {
-            if board.is_game_over() {
-                break;
-            }
-            board = board.swapped();
-        } else {
-            board = board.play(moves[rng.random_range(0..moves.len())]);
-        }
-        side = side.opponent();
-    }
-    let (player, opponent) = board.bitboards();
-    Position {
-        player,
-        opponent,
-        side,
-    }
 }
 
 /// Every position (as player, opponent) along one random game from the start, the start

@@ -1,11 +1,9 @@
 //! GTP through the real binary: byte-exact replies for every command and error case,
 //! preprocessing, pipelining, `quit` during a search, end of input, passes and whole games.
 
-mod protocol_io;
-
+use crate::protocol_io::{Engine, run_all, run_command, with_memory_limit};
 use iago::game::Game;
 use iago::othello::{Move, Position};
-use protocol_io::{Engine, run_all, run_command, with_memory_limit};
 
 /// Sends all `(line, reply)` commands in one write and checks the whole output byte for
 /// byte. A reply of `None` means the line gets none (blank, comment).

@@ -1,9 +1,7 @@
 //! 20,000 random and mutated lines in each protocol: the engine keeps answering, and a
 //! valid command afterwards gets the right reply.
 
-mod protocol_io;
-
-use protocol_io::{Engine, run_all};
+use crate::protocol_io::{Engine, run_all};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

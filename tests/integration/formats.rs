@@ -1,9 +1,7 @@
 //! Squares, position strings, OBF and WTHOR: every writer's output reads back the same,
 //! every malformed input of a corpus is an error, and random input never panics.
 
-mod common;
-
-use common::{random_board, random_game_positions, rng, shared_data_dir};
+use crate::common::{random_board, random_game_positions, rng, shared_data_dir};
 use iago::game::{Color, Game};
 use iago::othello::notation::{format_position, parse_position};
 use iago::othello::obf::{ObfProblem, parse_obf_line, read_obf_file};

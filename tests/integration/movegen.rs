@@ -1,9 +1,7 @@
 //! Property tests: legal moves, flips, play, game end and final score on bitboards agree
 //! with the array-board reference on 100,000 random positions, for every code path.
 
-mod common;
-
-use common::{ArrayBoard, random_board, random_game_positions, rng};
+use crate::common::{ArrayBoard, random_board, random_game_positions, rng};
 use iago::game::Game;
 use iago::othello::Position;
 use iago::othello::bitboard::{self, Kernel, Portable, Squares};

@@ -1,0 +1,29 @@
+//! The integration tests, gathered in one test binary: each module was once a binary of
+//! its own, and linking each with the release profile's LTO took most of the suite's build
+//! time. `cargo test --release --test integration nboard::` runs one module's tests.
+//! Tests that drive the real binary reach it through `CARGO_BIN_EXE_iago`. A new test file
+//! goes here as a module declared below; a file directly under `tests/` would be a binary
+//! of its own, linked separately.
+
+mod common;
+mod protocol_io;
+
+mod arena_match;
+mod arena_stats;
+mod book_file;
+mod cli_eval;
+mod cli_perft;
+mod cli_solve;
+mod formats;
+mod gtp;
+mod gtp_mill;
+mod mill_match;
+mod mill_rules;
+mod mill_search;
+mod movegen;
+mod nboard;
+mod perft;
+mod protocol_fuzz;
+mod regress;
+mod search;
+mod symmetry;

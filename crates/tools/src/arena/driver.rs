@@ -1,4 +1,4 @@
-//! What the game loop needs from an engine, whatever its protocol: start a game, answer
+//! What the game loop needs from an engine, whatever its protocol and game: start a game, answer
 //! a move request before a deadline. Every way an engine can fail becomes a [`Fault`],
 //! which the game loop turns into a loss by forfeit.
 
@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::process::ProcessError;
 use super::record::ArenaRecord;
-use iago_core::othello::Move;
+use iago_core::game::Game;
+use iago_core::othello::{Move, Position};
 
 /// How the engines are limited, the same for every engine of a match.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,9 +90,9 @@ impl From<ProcessError> for Fault {
 }
 
 /// What an engine is asked for one move.
-pub struct MoveRequest<'a> {
+pub struct MoveRequest<'a, G: Game = Position> {
     /// The game so far (start position and moves); the engine moves next.
-    pub record: &'a ArenaRecord,
+    pub record: &'a ArenaRecord<G>,
     /// Remaining clock time of Black and White, for each that plays on a clock.
     pub remaining: [Option<Duration>; 2],
     /// After this instant the engine has lost on time.
@@ -101,19 +102,20 @@ pub struct MoveRequest<'a> {
 /// An engine's answer: a move in its notation already read (legality is the game
 /// loop's to judge) and its evaluation if it gave one.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EngineMove {
-    pub mv: Move,
+pub struct EngineMove<M = Move> {
+    pub mv: M,
     /// Discs, from the mover's point of view.
     pub eval: Option<f64>,
 }
 
-/// An engine under the control of the arena, as a GUI controls it.
-pub trait Driver: Send {
+/// An engine under the control of the arena, as a GUI controls it (an Othello engine
+/// unless another game is named).
+pub trait Driver<G: Game = Position>: Send {
     /// Prepares a new game (the first move request carries the position).
-    fn new_game(&mut self, record: &ArenaRecord, deadline: Instant) -> Result<(), Fault>;
+    fn new_game(&mut self, record: &ArenaRecord<G>, deadline: Instant) -> Result<(), Fault>;
 
     /// Asks for the move of the side to move at the end of `request.record`.
-    fn request_move(&mut self, request: &MoveRequest) -> Result<EngineMove, Fault>;
+    fn request_move(&mut self, request: &MoveRequest<G>) -> Result<EngineMove<G::Move>, Fault>;
 
     /// The name the engine gave itself, if any.
     fn engine_name(&self) -> Option<&str>;

@@ -1,16 +1,49 @@
 //! One game between two engines, refereed with iago's own rules: every move is checked
-//! with [`Position::try_play`]; the first fault of an engine ends the game as its loss.
+//! against the game's legal moves; the first fault of an engine ends the game as its loss.
+//! The loop is the same for every game; [`ArenaGame`] holds what differs.
 
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, Fault, FaultKind, MoveRequest, TimeControl};
+use super::gtp::GtpConnection;
 use super::openings::Opening;
 use super::record::{ArenaRecord, RecordedMove};
+use iago_core::engine::EngineGame;
 use iago_core::game::{Color, Game};
 use iago_core::othello::Position;
 
-/// The disc difference recorded for a game lost by forfeit: the largest possible loss.
+/// The disc difference recorded for an Othello game lost by forfeit: the largest loss.
 pub const FORFEIT_DISCS: i32 = 64;
+
+/// A game longer than this many plies is stopped as a draw (only Mill, with its draw
+/// rules switched off, gets there).
+pub const MAX_PLIES: usize = 1000;
+
+/// What the arena needs to know about a game beyond what an engine does.
+pub trait ArenaGame: EngineGame {
+    /// The result of a game lost by forfeit, for the winner: the largest there is.
+    const FORFEIT_RESULT: i32;
+
+    /// The result of a finished game for Black: Othello's disc difference (empties to
+    /// the winner), 1, 0 or -1 in games without a margin.
+    fn black_result(&self) -> i32;
+
+    /// Tells a GTP engine the game and its rules, once after it started; `self` is the
+    /// position every game starts from.
+    fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault>;
+}
+
+impl ArenaGame for Position {
+    const FORFEIT_RESULT: i32 = FORFEIT_DISCS;
+
+    fn black_result(&self) -> i32 {
+        black_disc_difference(self)
+    }
+
+    fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault> {
+        connection.require("boardsize 8", deadline).map(drop)
+    }
+}
 
 /// How much time each move may take.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -27,12 +60,13 @@ pub struct MoveLimits {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameOutcome {
-    /// Final disc difference for Black (±[`FORFEIT_DISCS`] after a forfeit).
-    pub black_discs: i32,
+pub struct GameOutcome<G: Game = Position> {
+    /// The result for Black ([`ArenaGame::black_result`], ±[`ArenaGame::FORFEIT_RESULT`]
+    /// after a forfeit, 0 for a game stopped at [`MAX_PLIES`]).
+    pub black_result: i32,
     /// The colour that forfeited, and why.
     pub forfeit: Option<(Color, Fault)>,
-    pub record: ArenaRecord,
+    pub record: ArenaRecord<G>,
     /// (moves, seconds) the engines spent, Black then White; opening moves excluded.
     pub thinking: [(u32, f64); 2],
 }
@@ -45,15 +79,37 @@ pub fn colour_index(color: Color) -> usize {
     }
 }
 
+fn is_legal<G: Game>(pos: &G, mv: G::Move) -> bool {
+    pos.legal_moves().as_ref().contains(&mv)
+}
+
+/// The record of `opening` between the engines `names` (Black's first), no move played.
+fn opening_record<G: Game>(opening: &Opening<G>, names: [&str; 2]) -> (ArenaRecord<G>, G) {
+    let mut record = ArenaRecord::new(opening.start.clone(), names[0], names[1]);
+    let mut pos = opening.start.clone();
+    for &mv in &opening.moves {
+        // Openings are checked when they are read; a bad one is a bug, not an engine fault.
+        if is_legal(&pos, mv) {
+            pos = pos.play(mv);
+        }
+        record.moves.push(RecordedMove {
+            mv,
+            eval: None,
+            seconds: None,
+        });
+    }
+    (record, pos)
+}
+
 /// Plays `opening` to the end between `black` and `white` (named `names`), each under its
 /// own limits (Black's first).
-pub fn play_game(
-    opening: &Opening,
+pub fn play_game<G: ArenaGame>(
+    opening: &Opening<G>,
     names: [&str; 2],
-    engines: [&mut dyn Driver; 2],
+    engines: [&mut dyn Driver<G>; 2],
     limits: [&MoveLimits; 2],
-) -> GameOutcome {
-    let mut record = ArenaRecord::new(opening.start, names[0], names[1]);
+) -> GameOutcome<G> {
+    let (mut record, mut pos) = opening_record(opening, names);
     let clocks = limits.map(|l| match l.time_control {
         TimeControl::Clock(clock) => Some(clock),
         _ => None,
@@ -62,18 +118,8 @@ pub fn play_game(
     if clocks[0] == clocks[1] {
         record.time_control = clocks[0];
     }
-    let mut pos = opening.start;
-    for &mv in &opening.moves {
-        // Openings are checked when they are read; a bad one is a bug, not an engine fault.
-        pos = pos.try_play(mv).unwrap_or(pos);
-        record.moves.push(RecordedMove {
-            mv,
-            eval: None,
-            seconds: None,
-        });
-    }
     let [black, white] = engines;
-    let mut engines: [&mut dyn Driver; 2] = [black, white];
+    let mut engines: [&mut dyn Driver<G>; 2] = [black, white];
     let mut thinking = [(0u32, 0.0f64); 2];
     let mut used = [Duration::ZERO; 2];
     for (index, engine) in engines.iter_mut().enumerate() {
@@ -87,8 +133,8 @@ pub fn play_game(
             return forfeited(record, color, fault, thinking);
         }
     }
-    while !pos.is_game_over() {
-        let mover = pos.side;
+    while !pos.is_game_over() && record.moves.len() < MAX_PLIES {
+        let mover = pos.side_to_move();
         let me = colour_index(mover);
         let remaining = [0, 1].map(|i| clocks[i].map(|clock| clock.saturating_sub(used[i])));
         let held_to = limits[me]
@@ -118,44 +164,111 @@ pub fn play_game(
         used[me] += elapsed;
         thinking[me].0 += 1;
         thinking[me].1 += elapsed.as_secs_f64();
-        let Some(next) = pos.try_play(reply.mv) else {
+        if !is_legal(&pos, reply.mv) {
             let fault = Fault::new(
                 FaultKind::IllegalMove,
                 format!("{} is not legal here", pos.format_move(reply.mv)),
             );
             return forfeited(record, mover, fault, thinking);
-        };
+        }
         record.moves.push(RecordedMove {
             mv: reply.mv,
             eval: reply.eval,
             seconds: Some(elapsed.as_secs_f64()),
         });
-        pos = next;
+        pos = pos.play(reply.mv);
     }
-    let black_discs = black_disc_difference(&pos);
-    record.result = Some(black_discs);
+    let black_result = if pos.is_game_over() {
+        pos.black_result()
+    } else {
+        0
+    };
+    record.result = Some(black_result);
     GameOutcome {
-        black_discs,
+        black_result,
         forfeit: None,
         record,
         thinking,
     }
 }
 
-fn forfeited(
-    mut record: ArenaRecord,
+/// An engine's place in a match: its process, started when a game needs it and dropped
+/// after a forfeit (the loser may be hung or confused: a fresh process plays its next game).
+pub type Seat<G> = Option<Box<dyn Driver<G>>>;
+
+/// Plays `opening` between the engines `black` and `white` (indices into `seats`),
+/// starting with `start` those that are not running; an engine that cannot start loses
+/// by forfeit, as does one that faults during the game, and either is dropped.
+pub fn play_seated<G: ArenaGame>(
+    seats: &mut [Seat<G>],
+    [black, white]: [usize; 2],
+    opening: &Opening<G>,
+    names: [&str; 2],
+    limits: [&MoveLimits; 2],
+    mut start: impl FnMut(usize) -> Result<Box<dyn Driver<G>>, Fault>,
+) -> GameOutcome<G> {
+    let Ok([black_seat, white_seat]) = seats.get_disjoint_mut([black, white]) else {
+        panic!("engine {black} cannot play itself");
+    };
+    let mut started = |seat: &mut Seat<G>, index| -> Result<Box<dyn Driver<G>>, Fault> {
+        match seat.take() {
+            Some(driver) => Ok(driver),
+            None => start(index),
+        }
+    };
+    let mut black_driver = match started(black_seat, black) {
+        Ok(driver) => driver,
+        Err(fault) => return forfeit_at_start(opening, names, Color::Black, fault),
+    };
+    let mut white_driver = match started(white_seat, white) {
+        Ok(driver) => driver,
+        Err(fault) => {
+            *black_seat = Some(black_driver);
+            return forfeit_at_start(opening, names, Color::White, fault);
+        }
+    };
+    let outcome = play_game(
+        opening,
+        names,
+        [black_driver.as_mut(), white_driver.as_mut()],
+        limits,
+    );
+    let loser = outcome.forfeit.as_ref().map(|(color, _)| *color);
+    if loser != Some(Color::Black) {
+        *black_seat = Some(black_driver);
+    }
+    if loser != Some(Color::White) {
+        *white_seat = Some(white_driver);
+    }
+    outcome
+}
+
+/// The outcome of a game whose engine `color` could not be started: a loss by forfeit
+/// before the first move.
+fn forfeit_at_start<G: ArenaGame>(
+    opening: &Opening<G>,
+    names: [&str; 2],
+    color: Color,
+    fault: Fault,
+) -> GameOutcome<G> {
+    let (record, _) = opening_record(opening, names);
+    forfeited(record, color, fault, [(0, 0.0); 2])
+}
+
+fn forfeited<G: ArenaGame>(
+    mut record: ArenaRecord<G>,
     color: Color,
     fault: Fault,
     thinking: [(u32, f64); 2],
-) -> GameOutcome {
-    let black_discs = match color {
-        Color::Black => -FORFEIT_DISCS,
-        Color::White => FORFEIT_DISCS,
+) -> GameOutcome<G> {
+    let black_result = match color {
+        Color::Black => -G::FORFEIT_RESULT,
+        Color::White => G::FORFEIT_RESULT,
     };
-    record.result = Some(black_discs);
+    record.result = Some(black_result);
     record.comment = Some(format!("{color} forfeits: {fault}"));
     GameOutcome {
-        black_discs,
+        black_result,
         forfeit: Some((color, fault)),
         record,
         thinking,

@@ -1,16 +1,19 @@
-//! Drives an engine over GTP as Othello GTP arenas do: `boardsize 8`, `clear_board`, the
+//! Drives an engine over GTP as Othello GTP arenas do: the game's own commands
+//! (`boardsize 8` for Othello, `set_game mill` and `set_rules` for Mill), `clear_board`, the
 //! moves of both sides as `play`, `time_settings` once per game and `time_left` for both
-//! colours before each `genmove` in clock games. Every command carries an id, and the reply
-//! must echo it. GTP can only reach positions by moves from the start.
+//! colours before each `genmove` in clock games; a time per move is `set_movetime MS` when
+//! the engine lists it. Every command carries an id, and the reply must echo it. GTP can
+//! only reach positions by moves from the start.
 
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
+use super::game::ArenaGame;
 use super::nboard::shorten;
 use super::process::EngineProcess;
 use super::record::ArenaRecord;
 use iago_core::game::Color;
-use iago_core::othello::{Move, Position};
+use iago_core::othello::Position;
 
 /// Extension commands that set a fixed search depth, tried in this order when the engine
 /// lists one of them; GTP itself has none.
@@ -144,37 +147,54 @@ impl GtpConnection {
     }
 }
 
-pub struct GtpDriver {
+pub struct GtpDriver<G: ArenaGame = Position> {
     connection: GtpConnection,
     time_control: TimeControl,
+    /// The position every game starts from: the engine reaches others by `play`.
+    start: G,
+    /// True when the engine took the time per move as `set_movetime`: it then needs no
+    /// `time_settings` or `time_left` for it.
+    movetime_set: bool,
     /// The moves the engine's board holds, from the start position.
     known: Option<usize>,
 }
 
-impl GtpDriver {
-    /// Starts the engine: `protocol_version`, `name`, `list_commands`, `boardsize 8`, and the
-    /// depth extension when the match is played at fixed depth.
+impl<G: ArenaGame> GtpDriver<G> {
+    /// Starts the engine: `protocol_version`, `name`, `list_commands`, the game's own
+    /// commands ([`ArenaGame::tell_gtp`]), and the depth extension at fixed depth or
+    /// `set_movetime` for a time per move when the engine lists them.
     pub fn start(
         command: &str,
         time_control: TimeControl,
+        start: G,
         deadline: Instant,
-    ) -> Result<GtpDriver, Fault> {
+    ) -> Result<GtpDriver<G>, Fault> {
         let mut connection = GtpConnection::start(command, deadline)?;
-        connection.require("boardsize 8", deadline)?;
-        if let TimeControl::Depth(depth) = time_control {
-            match DEPTH_COMMANDS.iter().find(|c| connection.knows(c)) {
-                Some(name) => {
-                    connection.require(&format!("{name} {depth}"), deadline)?;
+        start.tell_gtp(&mut connection, deadline)?;
+        let mut movetime_set = false;
+        match time_control {
+            TimeControl::Depth(depth) => {
+                match DEPTH_COMMANDS.iter().find(|c| connection.knows(c)) {
+                    Some(name) => {
+                        connection.require(&format!("{name} {depth}"), deadline)?;
+                    }
+                    None => log::warn!(
+                        "GTP engine {command:?} lists no depth command ({}); it plays at its own settings",
+                        DEPTH_COMMANDS.join(", ")
+                    ),
                 }
-                None => log::warn!(
-                    "GTP engine {command:?} lists no depth command ({}); it plays at its own settings",
-                    DEPTH_COMMANDS.join(", ")
-                ),
             }
+            TimeControl::MoveTime(per_move) if connection.knows("set_movetime") => {
+                connection.require(&format!("set_movetime {}", per_move.as_millis()), deadline)?;
+                movetime_set = true;
+            }
+            _ => {}
         }
         Ok(GtpDriver {
             connection,
             time_control,
+            start,
+            movetime_set,
             known: None,
         })
     }
@@ -185,10 +205,10 @@ impl GtpDriver {
 
     /// Plays the game's missing moves on the engine's board (from the start when it holds
     /// something else), then sets the clocks.
-    fn send_game(&mut self, request: &MoveRequest) -> Result<(), Fault> {
+    fn send_game(&mut self, request: &MoveRequest<G>) -> Result<(), Fault> {
         let record = request.record;
         let deadline = request.deadline;
-        if record.start != Position::start() {
+        if record.start != self.start {
             return Err(Fault::new(
                 FaultKind::Refused,
                 "GTP cannot set up a position that is not reached by moves from the start",
@@ -206,7 +226,7 @@ impl GtpDriver {
             let text = format!(
                 "play {} {}",
                 colour_letter(record.mover_of(index)),
-                gtp_move(recorded.mv)
+                record.start.format_move(recorded.mv)
             );
             self.command(&text, deadline)?.map_err(|message| {
                 Fault::new(
@@ -223,7 +243,9 @@ impl GtpDriver {
                 self.optional_command(&text, deadline)?;
             }
         }
-        if let TimeControl::MoveTime(per_move) = self.time_control {
+        if let TimeControl::MoveTime(per_move) = self.time_control
+            && !self.movetime_set
+        {
             let mover = record.mover_of(record.moves.len());
             let text = format!(
                 "time_left {} {} 1",
@@ -240,8 +262,8 @@ impl GtpDriver {
     }
 }
 
-impl Driver for GtpDriver {
-    fn new_game(&mut self, _record: &ArenaRecord, deadline: Instant) -> Result<(), Fault> {
+impl<G: ArenaGame> Driver<G> for GtpDriver<G> {
+    fn new_game(&mut self, _record: &ArenaRecord<G>, deadline: Instant) -> Result<(), Fault> {
         self.command("clear_board", deadline)?
             .map_err(|message| refused("clear_board", &message))?;
         self.known = Some(0);
@@ -249,6 +271,7 @@ impl Driver for GtpDriver {
         // time per move is a byo-yomi period of one stone (whole seconds, rounded up).
         let settings = match self.time_control {
             TimeControl::Depth(_) => None,
+            TimeControl::MoveTime(_) if self.movetime_set => None,
             TimeControl::Clock(clock) => {
                 Some(format!("time_settings {} 0 0", whole_seconds(clock)))
             }
@@ -262,7 +285,7 @@ impl Driver for GtpDriver {
         Ok(())
     }
 
-    fn request_move(&mut self, request: &MoveRequest) -> Result<EngineMove, Fault> {
+    fn request_move(&mut self, request: &MoveRequest<G>) -> Result<EngineMove<G::Move>, Fault> {
         self.send_game(request)?;
         let mover = request.record.mover_of(request.record.moves.len());
         let text = format!("genmove {}", colour_letter(mover));
@@ -274,7 +297,7 @@ impl Driver for GtpDriver {
         if word.eq_ignore_ascii_case("resign") {
             return Err(Fault::new(FaultKind::Refused, "resigned"));
         }
-        let mv: Move = word.parse().map_err(|_| {
+        let mv = G::parse_move_text(word).map_err(|_| {
             Fault::new(
                 FaultKind::Garbage,
                 format!("genmove reply {:?} is not a move", shorten(&reply)),
@@ -302,10 +325,6 @@ fn colour_letter(color: Color) -> &'static str {
         Color::Black => "b",
         Color::White => "w",
     }
-}
-
-fn gtp_move(mv: Move) -> String {
-    mv.to_string()
 }
 
 fn whole_seconds(time: Duration) -> u64 {

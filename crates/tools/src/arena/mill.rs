@@ -1,6 +1,7 @@
 //! Nine Men's Morris matches: two GTP engines play Mill games refereed with iago's rules
-//! (every move checked with [`MillPosition`]), one game at a time, each opening played
-//! twice with colours swapped, each engine under its own time per move or depth.
+//! (the game loop of [`super::game`], every move checked with [`MillPosition`]), one game
+//! at a time, each opening played twice with colours swapped, each engine under its own
+//! time per move or depth.
 //!
 //! Engines are told the game (`set_game mill`), the limit (`set_movetime MS` when they
 //! list it, else `time_settings 0 S 1` in whole seconds; `set_depth D` at fixed depth) and
@@ -17,8 +18,10 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::driver::{Fault, FaultKind, TimeControl};
-use super::gtp::GtpConnection;
+use super::driver::{Driver, Fault, FaultKind, TimeControl};
+use super::game::{self, ArenaGame, GameOutcome, MoveLimits, Seat};
+use super::gtp::{GtpConnection, GtpDriver};
+use super::openings::Opening;
 use super::report::{elo_text, forfeits_text, name_width, percent};
 use super::spec::EngineSpec;
 use super::stats::Tally;
@@ -26,12 +29,33 @@ use iago_core::game::{Color, Game};
 use iago_core::mill::notation::format_rules;
 use iago_core::mill::{MillPosition, Move, Rules};
 
-/// A game longer than this many plies is stopped as a draw (only reachable with the draw
-/// rules switched off).
-const MAX_PLIES: usize = 1000;
+impl ArenaGame for MillPosition {
+    const FORFEIT_RESULT: i32 = 1;
 
-/// Extension commands that set a fixed search depth, tried in this order.
-const DEPTH_COMMANDS: &[&str] = &["set_depth", "depth", "level"];
+    fn black_result(&self) -> i32 {
+        match self.winner() {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => 0,
+        }
+    }
+
+    fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault> {
+        connection.optional_command("set_game mill", deadline)?;
+        if connection.knows("set_rules") {
+            connection.require(
+                &format!("set_rules {}", format_rules(self.rules())),
+                deadline,
+            )?;
+        } else {
+            log::warn!(
+                "{} lists no set_rules; it plays by its own rules",
+                connection.name.as_deref().unwrap_or("a GTP engine")
+            );
+        }
+        Ok(())
+    }
+}
 
 /// Everything a Mill match needs.
 #[derive(Clone, Debug)]
@@ -62,7 +86,7 @@ pub enum Ending {
     Repetition,
     /// The move-count rule.
     MoveRule,
-    /// Stopped at the ply limit (`MAX_PLIES`).
+    /// Stopped at the ply limit ([`game::MAX_PLIES`]).
     PlyLimit,
     /// An engine forfeited.
     Forfeit,
@@ -82,27 +106,29 @@ impl Ending {
 }
 
 /// One finished game.
-#[derive(Clone, Debug)]
-pub struct MillGame {
+struct MillGame {
     /// The engine (index into the config's engines) that played White.
-    pub white: usize,
-    /// The winning colour, `None` for a draw.
-    pub winner: Option<Color>,
-    pub ending: Ending,
-    /// The forfeiting engine and why.
-    pub forfeit: Option<(usize, Fault)>,
-    /// The moves from the start, the opening included.
-    pub moves: Vec<Move>,
-    pub opening_plies: usize,
+    white: usize,
+    ending: Ending,
+    outcome: GameOutcome<MillPosition>,
 }
 
 impl MillGame {
-    /// Points of engine `index` (1, 1/2 or 0).
-    pub fn points(&self, index: usize) -> f64 {
-        match self.winner {
-            None => 0.5,
-            Some(colour) if (colour == Color::White) == (self.white == index) => 1.0,
-            Some(_) => 0.0,
+    /// The winning colour, `None` for a draw.
+    fn winner(&self) -> Option<Color> {
+        match self.outcome.black_result.signum() {
+            1 => Some(Color::Black),
+            -1 => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The engine (index into the config's engines) that played `colour`.
+    fn engine(&self, colour: Color) -> usize {
+        if colour == Color::White {
+            self.white
+        } else {
+            1 - self.white
         }
     }
 }
@@ -126,77 +152,21 @@ pub struct MillMatchSummary {
     pub wall_seconds: f64,
 }
 
-/// One engine of the match with its process (started on demand, again after a fault).
-struct Player {
-    spec: EngineSpec,
-    limit: TimeControl,
-    connection: Option<GtpConnection>,
-    /// How many moves of the current game the engine's board holds.
-    known: usize,
-}
-
-impl Player {
-    fn connect(&mut self, rules: Rules, deadline: Instant) -> Result<&mut GtpConnection, Fault> {
-        if self.connection.is_none() {
-            let mut connection = GtpConnection::start(&self.spec.command, deadline)?;
-            connection.optional_command("set_game mill", deadline)?;
-            match self.limit {
-                TimeControl::MoveTime(per_move) if connection.knows("set_movetime") => {
-                    connection
-                        .require(&format!("set_movetime {}", per_move.as_millis()), deadline)?;
-                }
-                TimeControl::MoveTime(per_move) => {
-                    let seconds = per_move.as_secs() + u64::from(per_move.subsec_nanos() > 0);
-                    connection
-                        .optional_command(&format!("time_settings 0 {seconds} 1"), deadline)?;
-                }
-                TimeControl::Depth(depth) => {
-                    match DEPTH_COMMANDS.iter().find(|c| connection.knows(c)) {
-                        Some(name) => {
-                            connection.require(&format!("{name} {depth}"), deadline)?;
-                        }
-                        None => log::warn!(
-                            "{} lists no depth command; it plays at its own settings",
-                            self.spec.name
-                        ),
-                    }
-                }
-                TimeControl::Clock(_) => {
-                    return Err(Fault::new(
-                        FaultKind::Refused,
-                        "Mill matches have no game clock",
-                    ));
-                }
-            }
-            if connection.knows("set_rules") {
-                connection.require(&format!("set_rules {}", format_rules(rules)), deadline)?;
-            } else {
-                log::warn!(
-                    "{} lists no set_rules; it plays by its own rules",
-                    self.spec.name
-                );
-            }
-            self.connection = Some(connection);
-        }
-        Ok(self.connection.as_mut().expect("connected above"))
-    }
-
-    /// Drops the engine after a fault; the next game starts a new one.
-    fn reset(&mut self) {
-        if let Some(mut connection) = self.connection.take() {
-            connection.shut_down();
-        }
-    }
-}
-
 /// Plays the match and returns its summary; engine failures are forfeits inside it.
 pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, String> {
     if config.openings.is_empty() {
         return Err("no openings".into());
     }
-    for (index, opening) in config.openings.iter().enumerate() {
-        replay(config.rules, opening).map_err(|e| format!("opening {}: {e}", index + 1))?;
-    }
+    let start = MillPosition::with_rules(config.rules);
+    let openings = (config.openings.iter().enumerate())
+        .map(|(index, moves)| {
+            replay(config.rules, moves).map_err(|e| format!("opening {}: {e}", index + 1))?;
+            Ok(Opening {
+                start: start.clone(),
+                moves: moves.clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     let mut out = match &config.out {
         Some(path) => {
             Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
@@ -204,12 +174,13 @@ pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, Stri
         None => None,
     };
     let started = Instant::now();
-    let mut players = [0, 1].map(|i| Player {
-        spec: config.engines[i].clone(),
-        limit: config.limits[i],
-        connection: None,
-        known: 0,
+    let limits = [0, 1].map(|i| MoveLimits {
+        time_control: config.limits[i],
+        move_cap: config.move_caps[i],
+        clock_margin: Duration::ZERO,
+        held_to_clock: None,
     });
+    let mut seats: [Seat<MillPosition>; 2] = [None, None];
     let mut summary = MillMatchSummary {
         names: config.engines.iter().map(|e| e.name.clone()).collect(),
         limits: config.limits.iter().map(limit_text).collect(),
@@ -217,26 +188,32 @@ pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, Stri
         ..MillMatchSummary::default()
     };
     for number in 0..config.games {
-        let opening = &config.openings[(number as usize / 2) % config.openings.len()];
+        let opening = &openings[(number as usize / 2) % openings.len()];
         let white = (number % 2) as usize;
-        let game = play_game(config, &mut players, white, opening, &mut summary);
-        let points = game.points(0);
-        let tally_add = |tally: &mut Tally| {
-            if points > 0.75 {
-                tally.wins += 1;
-            } else if points < 0.25 {
-                tally.losses += 1;
-            } else {
-                tally.draws += 1;
-            }
+        let black = 1 - white;
+        let outcome = game::play_seated(
+            &mut seats,
+            [black, white],
+            opening,
+            [&summary.names[black], &summary.names[white]],
+            [&limits[black], &limits[white]],
+            |index| {
+                let deadline = Instant::now() + config.startup_timeout;
+                GtpDriver::start(
+                    &config.engines[index].command,
+                    config.limits[index],
+                    start.clone(),
+                    deadline,
+                )
+                .map(|driver| Box::new(driver) as Box<dyn Driver<MillPosition>>)
+            },
+        );
+        let game = MillGame {
+            white,
+            ending: ending(&outcome),
+            outcome,
         };
-        tally_add(&mut summary.tally);
-        tally_add(&mut summary.as_colour[white]);
-        *summary.endings.entry(game.ending).or_default() += 1;
-        if let Some((index, fault)) = &game.forfeit {
-            *summary.forfeits[*index].entry(fault.kind).or_default() += 1;
-        }
-        summary.games += 1;
+        summary.add(&game);
         if let Some(file) = &mut out {
             let line = record_line(number + 1, &summary.names, &game);
             file.write_all(line.as_bytes())
@@ -258,115 +235,54 @@ pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, Stri
             );
         }
     }
-    for player in &mut players {
-        player.reset();
-    }
     summary.wall_seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }
 
-/// The position after `moves` from the start under `rules`, every move checked.
-fn replay(rules: Rules, moves: &[Move]) -> Result<MillPosition, String> {
-    let mut pos = MillPosition::with_rules(rules);
-    for &mv in moves {
-        if !pos.legal_moves().as_ref().contains(&mv) {
-            return Err(format!("{} is not legal", pos.format_move(mv)));
+impl MillMatchSummary {
+    fn add(&mut self, game: &MillGame) {
+        let first_won = game.winner().map(|colour| game.engine(colour) == 0);
+        for tally in [&mut self.tally, &mut self.as_colour[game.white]] {
+            match first_won {
+                Some(true) => tally.wins += 1,
+                Some(false) => tally.losses += 1,
+                None => tally.draws += 1,
+            }
         }
-        pos = pos.play(mv);
+        *self.endings.entry(game.ending).or_default() += 1;
+        let record = &game.outcome.record;
+        for colour in [Color::Black, Color::White] {
+            let index = game.engine(colour);
+            let (moves, seconds) = game.outcome.thinking[game::colour_index(colour)];
+            self.moves[index] += moves;
+            self.seconds[index] += seconds;
+            for (number, recorded) in record.moves.iter().enumerate() {
+                if record.mover_of(number) == colour {
+                    self.longest[index] = self.longest[index].max(recorded.seconds.unwrap_or(0.0));
+                }
+            }
+        }
+        if let Some((colour, fault)) = &game.outcome.forfeit {
+            let index = game.engine(*colour);
+            log::warn!("{} forfeits: {fault}", self.names[index]);
+            *self.forfeits[index].entry(fault.kind).or_default() += 1;
+        }
+        self.games += 1;
     }
-    Ok(pos)
 }
 
-fn play_game(
-    config: &MillMatchConfig,
-    players: &mut [Player; 2],
-    white: usize,
-    opening: &[Move],
-    summary: &mut MillMatchSummary,
-) -> MillGame {
-    let mut game = MillGame {
-        white,
-        winner: None,
-        ending: Ending::Forfeit,
-        forfeit: None,
-        moves: Vec::new(),
-        opening_plies: opening.len(),
-    };
-    let mut pos = MillPosition::with_rules(config.rules);
-    for &mv in opening {
-        pos = pos.play(mv);
-        game.moves.push(mv);
+/// How a game ended, read from its final position.
+fn ending(outcome: &GameOutcome<MillPosition>) -> Ending {
+    if outcome.forfeit.is_some() {
+        return Ending::Forfeit;
     }
-    let engine_of = |colour: Color| {
-        if colour == Color::White {
-            white
-        } else {
-            1 - white
-        }
-    };
-    for index in [white, 1 - white] {
-        let deadline = Instant::now() + config.startup_timeout;
-        let result = players[index]
-            .connect(config.rules, deadline)
-            .and_then(|connection| connection.require("clear_board", deadline));
-        if let Err(fault) = result {
-            return forfeit(game, players, index, fault);
-        }
-        players[index].known = 0;
+    let record = &outcome.record;
+    let pos =
+        (record.moves.iter()).fold(record.start.clone(), |pos, recorded| pos.play(recorded.mv));
+    if !pos.is_game_over() {
+        return Ending::PlyLimit;
     }
-    while !pos.is_game_over() {
-        if game.moves.len() >= MAX_PLIES {
-            game.ending = Ending::PlyLimit;
-            return game;
-        }
-        let mover = pos.side_to_move();
-        let index = engine_of(mover);
-        let deadline = Instant::now() + config.move_caps[index] + config.startup_timeout;
-        if let Err(fault) = send_moves(&mut players[index], config.rules, &game.moves, deadline) {
-            return forfeit(game, players, index, fault);
-        }
-        let asked = Instant::now();
-        let deadline = asked + config.move_caps[index];
-        let text = format!("genmove {}", mover.name());
-        let reply = match players[index].connect(config.rules, deadline) {
-            Ok(connection) => connection.require(&text, deadline),
-            Err(fault) => Err(fault),
-        };
-        let seconds = asked.elapsed().as_secs_f64();
-        let reply = match reply {
-            Ok(reply) => reply,
-            Err(mut fault) => {
-                if fault.kind == FaultKind::Timeout {
-                    fault.detail = format!(
-                        "no move within {:.3} s",
-                        config.move_caps[index].as_secs_f64()
-                    );
-                }
-                return forfeit(game, players, index, fault);
-            }
-        };
-        summary.moves[index] += 1;
-        summary.seconds[index] += seconds;
-        summary.longest[index] = summary.longest[index].max(seconds);
-        let word = reply.split_whitespace().last().unwrap_or("").to_string();
-        let mv = match pos.parse_move(&word) {
-            Ok(mv) => mv,
-            Err(error) => {
-                let kind = if iago_core::mill::notation::parse_move_text(&word).is_ok() {
-                    FaultKind::IllegalMove
-                } else {
-                    FaultKind::Garbage
-                };
-                let fault = Fault::new(kind, format!("genmove answered {word:?}: {error}"));
-                return forfeit(game, players, index, fault);
-            }
-        };
-        pos = pos.play(mv);
-        game.moves.push(mv);
-        players[index].known = game.moves.len();
-    }
-    game.winner = pos.winner();
-    game.ending = match pos.winner() {
+    match pos.winner() {
         Some(winner) => {
             let loser = winner.opponent();
             if pos.stones(loser).count_ones() + u32::from(pos.hand(loser)) < 3 {
@@ -383,46 +299,19 @@ fn play_game(
                 Ending::Repetition
             }
         }
-    };
-    game
+    }
 }
 
-/// Plays the moves the engine has not seen yet on its board.
-fn send_moves(
-    player: &mut Player,
-    rules: Rules,
-    moves: &[Move],
-    deadline: Instant,
-) -> Result<(), Fault> {
-    let from = player.known;
-    let connection = player.connect(rules, deadline)?;
-    let mut pos = replay(rules, &moves[..from]).unwrap_or_else(|_| MillPosition::start());
-    for &mv in &moves[from..] {
-        let text = format!("play {} {}", pos.side_to_move().name(), pos.format_move(mv));
-        connection.command(&text, deadline)?.map_err(|message| {
-            Fault::new(
-                FaultKind::Refused,
-                format!("rejected the legal \"{text}\": {message}"),
-            )
-        })?;
+/// The position after `moves` from the start under `rules`, every move checked.
+fn replay(rules: Rules, moves: &[Move]) -> Result<MillPosition, String> {
+    let mut pos = MillPosition::with_rules(rules);
+    for &mv in moves {
+        if !pos.legal_moves().as_ref().contains(&mv) {
+            return Err(format!("{} is not legal", pos.format_move(mv)));
+        }
         pos = pos.play(mv);
     }
-    player.known = moves.len();
-    Ok(())
-}
-
-fn forfeit(mut game: MillGame, players: &mut [Player; 2], index: usize, fault: Fault) -> MillGame {
-    log::warn!("{} forfeits: {fault}", players[index].spec.name);
-    players[index].reset();
-    let loser = if game.white == index {
-        Color::White
-    } else {
-        Color::Black
-    };
-    game.winner = Some(loser.opponent());
-    game.ending = Ending::Forfeit;
-    game.forfeit = Some((index, fault));
-    game
+    Ok(pos)
 }
 
 fn limit_text(limit: &TimeControl) -> String {
@@ -435,28 +324,26 @@ fn limit_text(limit: &TimeControl) -> String {
 
 /// One game as a line: number, players, result, ending, opening length and the moves.
 fn record_line(number: u32, names: &[String], game: &MillGame) -> String {
-    let result = match game.winner {
+    let result = match game.winner() {
         Some(Color::White) => "1-0",
         Some(Color::Black) => "0-1",
         None => "1/2-1/2",
     };
-    let pos = MillPosition::start();
-    let moves: Vec<String> = game.moves.iter().map(|&mv| pos.format_move(mv)).collect();
+    let record = &game.outcome.record;
+    let moves: Vec<String> = (record.moves.iter())
+        .map(|recorded| record.start.format_move(recorded.mv))
+        .collect();
     let mut line = format!(
         "game={number} white={} black={} result={result} end={}",
         names[game.white],
         names[1 - game.white],
         game.ending.name().replace(' ', "-"),
     );
-    if let Some((_, fault)) = &game.forfeit {
+    if let Some((_, fault)) = &game.outcome.forfeit {
         let _ = write!(line, " fault={:?}", fault.to_string());
     }
-    let _ = writeln!(
-        line,
-        " opening={} moves={}",
-        game.opening_plies,
-        moves.join(",")
-    );
+    let opening_plies = record.moves.iter().filter(|m| m.seconds.is_none()).count();
+    let _ = writeln!(line, " opening={opening_plies} moves={}", moves.join(","));
     line
 }
 

@@ -5,8 +5,9 @@
 //!
 //! Layers, from the bottom: [`process`] (lines in and out of a subprocess, with deadlines),
 //! [`nboard`] and [`gtp`] (the two protocols behind the [`driver::Driver`] trait),
-//! [`game`] (one refereed game), [`runner`] (the schedule and the worker threads),
-//! [`stats`] and [`report`] (numbers and tables).
+//! [`game`] (one refereed game, generic over the game through [`game::ArenaGame`]),
+//! [`runner`] (the Othello schedule and the worker threads), [`mill`] (the Mill schedule,
+//! tally and table on the same game loop), [`stats`] and [`report`] (numbers and tables).
 
 pub mod driver;
 pub mod game;

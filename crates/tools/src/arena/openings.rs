@@ -23,11 +23,11 @@ use iago_core::search::{Limits, Searcher};
 /// The default opening set: balanced positions after a few plies (see its header).
 pub const DEFAULT_OPENINGS: &str = include_str!("balanced-openings.txt");
 
-/// A start position and moves leading on from it.
+/// A start position and moves leading on from it (Othello unless another game is named).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    pub start: Position,
-    pub moves: Vec<Move>,
+pub struct Opening<G: Game = Position> {
+    pub start: G,
+    pub moves: Vec<G::Move>,
 }
 
 impl Opening {

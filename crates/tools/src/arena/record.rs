@@ -7,30 +7,31 @@
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use iago_core::game::Color;
+use iago_core::game::{Color, Game};
 use iago_core::othello::notation::format_position;
 use iago_core::othello::{Move, Position};
 
 /// One move of a game as the arena records it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RecordedMove {
-    pub mv: Move,
+pub struct RecordedMove<M = Move> {
+    pub mv: M,
     /// The mover's evaluation in discs, from the mover's point of view, if it gave one.
     pub eval: Option<f64>,
     /// Wall-clock seconds the mover took (opening moves have none).
     pub seconds: Option<f64>,
 }
 
-/// A game in progress or finished.
+/// A game in progress or finished (Othello unless another game is named).
 #[derive(Clone, Debug, PartialEq)]
-pub struct ArenaRecord {
-    pub start: Position,
-    pub moves: Vec<RecordedMove>,
+pub struct ArenaRecord<G: Game = Position> {
+    pub start: G,
+    pub moves: Vec<RecordedMove<G::Move>>,
     pub black: String,
     pub white: String,
     /// The game's clock per player (`TI`), if it has one.
     pub time_control: Option<Duration>,
-    /// Final Black disc difference; `None` while the game goes on.
+    /// The result for Black ([`crate::arena::game::ArenaGame::black_result`]); `None`
+    /// while the game goes on.
     pub result: Option<i32>,
     /// Why the game ended early, if it did.
     pub comment: Option<String>,
@@ -38,8 +39,8 @@ pub struct ArenaRecord {
     pub started: u64,
 }
 
-impl ArenaRecord {
-    pub fn new(start: Position, black: &str, white: &str) -> ArenaRecord {
+impl<G: Game> ArenaRecord<G> {
+    pub fn new(start: G, black: &str, white: &str) -> ArenaRecord<G> {
         ArenaRecord {
             start,
             moves: Vec::new(),
@@ -56,13 +57,16 @@ impl ArenaRecord {
 
     /// The colour that plays move number `index` (0-based), passes counted as moves.
     pub fn mover_of(&self, index: usize) -> Color {
+        let first = self.start.side_to_move();
         if index.is_multiple_of(2) {
-            self.start.side
+            first
         } else {
-            self.start.side.opponent()
+            first.opponent()
         }
     }
+}
 
+impl ArenaRecord {
     /// The record as one line of GGF: `(;GM[Othello]...;)`.
     pub fn to_ggf(&self) -> String {
         let mut text = String::from("(;GM[Othello]PC[iago match]");

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, Fault, FaultKind};
-use super::game::{self, GameOutcome, MoveLimits};
+use super::game::{self, GameOutcome, MoveLimits, Seat};
 use super::gtp::GtpDriver;
 use super::nboard::NBoardDriver;
 use super::openings::Opening;
@@ -20,6 +20,7 @@ use super::record::ArenaRecord;
 use super::spec::{EngineSpec, Protocol};
 use super::stats::{Sprt, SprtVerdict, Tally};
 use iago_core::game::Color;
+use iago_core::othello::Position;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -210,12 +211,7 @@ fn validate(config: &MatchConfig) -> Result<(), String> {
         return Err("the SPRT compares exactly two engines".into());
     }
     let gtp = config.engines.iter().any(|e| e.protocol == Protocol::Gtp);
-    if gtp
-        && config
-            .openings
-            .iter()
-            .any(|o| o.start != iago_core::othello::Position::start())
-    {
+    if gtp && config.openings.iter().any(|o| o.start != Position::start()) {
         return Err(
             "GTP engines can only be given openings reached by moves from the start".into(),
         );
@@ -271,7 +267,7 @@ fn start_engine(
     let started: Result<Box<dyn Driver>, Fault> = match spec.protocol {
         Protocol::NBoard => NBoardDriver::start(&spec.command, time_control, deadline)
             .map(|d| Box::new(d) as Box<dyn Driver>),
-        Protocol::Gtp => GtpDriver::start(&spec.command, time_control, deadline)
+        Protocol::Gtp => GtpDriver::start(&spec.command, time_control, Position::start(), deadline)
             .map(|d| Box::new(d) as Box<dyn Driver>),
     };
     started.map_err(|mut fault| {
@@ -293,7 +289,7 @@ fn worker(
     stop: &AtomicBool,
     results: mpsc::Sender<(Job, GameOutcome)>,
 ) {
-    let mut drivers: Vec<Option<Box<dyn Driver>>> = config.engines.iter().map(|_| None).collect();
+    let mut seats: Vec<Seat<Position>> = config.engines.iter().map(|_| None).collect();
     loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -301,82 +297,21 @@ fn worker(
         let Some(job) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
             break;
         };
-        let opening = &config.openings[job.opening];
         let names = [
             config.engines[job.black].name.as_str(),
             config.engines[job.white].name.as_str(),
         ];
-        let mut start_fault = None;
-        for (color, index) in [(Color::Black, job.black), (Color::White, job.white)] {
-            if drivers[index].is_none() {
-                match start_engine(&config.engines[index], &config.limits[index], config) {
-                    Ok(driver) => drivers[index] = Some(driver),
-                    Err(fault) => {
-                        start_fault = Some((color, fault));
-                        break;
-                    }
-                }
-            }
-        }
-        let outcome = match start_fault {
-            Some((color, fault)) => forfeit_at_start(opening, names, color, fault),
-            None => {
-                // Taken out for the game and put back after it: two engines borrowed at once.
-                let mut black = drivers[job.black].take();
-                let mut white = drivers[job.white].take();
-                let outcome = match (black.as_deref_mut(), white.as_deref_mut()) {
-                    (Some(black), Some(white)) => {
-                        let limits = [&config.limits[job.black], &config.limits[job.white]];
-                        game::play_game(opening, names, [black, white], limits)
-                    }
-                    // Both were started just above.
-                    _ => break,
-                };
-                drivers[job.black] = black;
-                drivers[job.white] = white;
-                outcome
-            }
-        };
-        if let Some((color, _)) = &outcome.forfeit {
-            // The loser may be hung or confused: a fresh process plays its next game.
-            let loser = if *color == Color::Black {
-                job.black
-            } else {
-                job.white
-            };
-            drivers[loser] = None;
-        }
+        let outcome = game::play_seated(
+            &mut seats,
+            [job.black, job.white],
+            &config.openings[job.opening],
+            names,
+            [&config.limits[job.black], &config.limits[job.white]],
+            |index| start_engine(&config.engines[index], &config.limits[index], config),
+        );
         if results.send((job, outcome)).is_err() {
             break;
         }
-    }
-}
-
-fn forfeit_at_start(
-    opening: &Opening,
-    names: [&str; 2],
-    color: Color,
-    fault: Fault,
-) -> GameOutcome {
-    let mut record = ArenaRecord::new(opening.start, names[0], names[1]);
-    for &mv in &opening.moves {
-        record.moves.push(super::record::RecordedMove {
-            mv,
-            eval: None,
-            seconds: None,
-        });
-    }
-    let black_discs = match color {
-        Color::Black => -game::FORFEIT_DISCS,
-        Color::White => game::FORFEIT_DISCS,
-    };
-    record.result = Some(black_discs);
-    record.comment = Some(format!("{color} forfeits: {fault}"));
-    GameOutcome {
-        black_discs,
-        forfeit: Some((color, fault)),
-        record,
-        thinking: [(0, 0.0); 2],
     }
 }
 
@@ -386,9 +321,9 @@ impl MatchSummary {
         let pairing = &mut self.pairings[job.pairing];
         let first_is_black = pairing.first == job.black;
         let first_discs = if first_is_black {
-            outcome.black_discs
+            outcome.black_result
         } else {
-            -outcome.black_discs
+            -outcome.black_result
         };
         match first_discs.signum() {
             1 => pairing.tally.wins += 1,
@@ -406,9 +341,9 @@ impl MatchSummary {
             stats.moves += u64::from(moves);
             stats.seconds += seconds;
             let discs = if color == Color::Black {
-                outcome.black_discs
+                outcome.black_result
             } else {
-                -outcome.black_discs
+                -outcome.black_result
             };
             stats.points += match discs.signum() {
                 1 => 1.0,

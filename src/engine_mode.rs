@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use iago_core::book::BookChoice;
 use iago_core::engine::{Player, Settings};
-use iago_core::options::{CONTEMPT, DEPTH, HASH_MB, MOVETIME_MS, NODES, THREADS};
+use iago_core::options::{self, CONTEMPT, DEPTH, HASH_MB, LEVEL, MOVETIME_MS, NODES, THREADS};
 use iago_core::protocol::{self, Protocol};
 
 use iago_tools::cli::args::ranged;
@@ -21,6 +21,8 @@ pub const OPTIONS_HELP: &str = "Engine options:
   --protocol nboard|gtp  speak this protocol whatever the first command
   --game NAME            the game: othello (default) or mill
   --depth N              search depth in plies (1..64)
+  --level N              level (1..60): depth N, and the endgame solved from 2N empties
+                         (up to level 8), then from N + 8 (protocol.md, Levels)
   --nodes N              node limit per search (deterministic)
   --movetime MS          time per move in milliseconds (1..86400000)
   --hash MB              transposition table size (1..4096, default 64)
@@ -65,7 +67,15 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "-h" | "--help" => return Ok(None),
             "--protocol" => options.protocol = Some(Protocol::from_name(&value("nboard or gtp")?)?),
             "--game" => options.game = value("a game name")?,
-            "--depth" => settings.depth = Some(ranged(arg, &value("a depth")?, &DEPTH)?),
+            "--depth" => {
+                settings.depth = Some(ranged(arg, &value("a depth")?, &DEPTH)?);
+                settings.level = None;
+            }
+            "--level" => {
+                let level = ranged(arg, &value("a level")?, &LEVEL)?;
+                settings.depth = Some(options::level(level).depth);
+                settings.level = Some(level);
+            }
             "--nodes" => settings.nodes = Some(ranged(arg, &value("a node count")?, &NODES)?),
             "--movetime" => {
                 let ms = ranged(arg, &value("milliseconds")?, &MOVETIME_MS)?;

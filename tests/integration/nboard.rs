@@ -675,3 +675,55 @@ fn hint_lines_come_as_each_iteration_completes() {
         .collect();
     assert!(moves.len() >= 4, "{lines:?}");
 }
+
+/// NBoard's `set depth N` is level N: at level 8 the endgame is solved exactly from 16
+/// empties (a plain depth 8 would not reach the end), as the engine's own full solve
+/// finds it, and its sign from 18.
+#[test]
+fn set_depth_is_a_level_that_solves_the_endgame_early() {
+    let mut positions = Vec::new();
+    for wanted in [14, 17] {
+        positions.extend(endgame_positions(8, 3, |board, empties| {
+            empties == wanted && !board.legal_moves().is_empty()
+        }));
+    }
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.line();
+    for (ping, (board, black)) in positions.into_iter().enumerate() {
+        let empties = board
+            .cells
+            .iter()
+            .filter(|&&c| c == crate::common::Cell::Empty)
+            .count();
+        engine.send(&format!("set game {}", ggf_of(&board, black)));
+        engine.send("set depth 8");
+        engine.send(&format!("ping {ping}"));
+        engine.until(|l| l == format!("pong {ping}"));
+        engine.send("hint 1");
+        let hint = engine.until(|l| l == "status");
+        let last = hint
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("search "))
+            .unwrap();
+        let words: Vec<&str> = last.split_whitespace().collect();
+        engine.send("solve");
+        let solve = engine.until(|l| l.starts_with("solve "));
+        let exact: f64 = solve
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(2)
+            .unwrap()
+            .parse()
+            .unwrap();
+        let value: f64 = words[2].parse().unwrap();
+        if empties == 14 {
+            assert_eq!((words[4], value), ("100%", exact), "{last} / {solve:?}");
+        } else {
+            assert_eq!(words[4], "100%W", "{last}");
+            assert_eq!(value.signum(), exact.signum(), "{last} / {solve:?}");
+        }
+    }
+}

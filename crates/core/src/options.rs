@@ -87,11 +87,47 @@ pub const PERFT_DEPTH: Range<u32> = Range {
 pub fn engine_option_ranges() -> Vec<(&'static str, String)> {
     vec![
         ("--depth", DEPTH.span()),
+        ("--level", LEVEL.span()),
         ("--movetime", MOVETIME_MS.span()),
         ("--hash", HASH_MB.span()),
         ("--threads", THREADS.span()),
         ("--contempt", CONTEMPT.span()),
     ]
+}
+
+/// Levels, as users of other engines know them (`--level N`, GTP `set_level N`;
+/// NBoard's `set depth N` is level N, up to 64).
+pub const LEVEL: Range<u32> = Range {
+    name: "level",
+    default: None,
+    min: 1,
+    max: 60,
+    unit: "",
+};
+
+/// What a level sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The midgame search depth.
+    pub depth: u32,
+    /// Where the win/loss/draw and exact solves start.
+    pub endgame: crate::search::Endgame,
+}
+
+/// Level `n` (1..60): midgame depth n; the exact solve from 2n empties up to level 8,
+/// then from n + 8 (the solver is cheap next to a midgame search of the same depth), the
+/// win/loss/draw solve two empties earlier; from level 52 on, every position the depth
+/// reaches is solved.
+pub fn level(n: u32) -> Level {
+    let n = n.max(1);
+    let exact = (2 * n).min(n + 8).min(60);
+    Level {
+        depth: n,
+        endgame: crate::search::Endgame {
+            exact,
+            win_loss_draw: (exact + 2).min(60),
+        },
+    }
 }
 
 /// Why a value was refused.
@@ -165,6 +201,29 @@ mod tests {
             "movetime must be between 1 and 86400000 ms"
         );
         assert_eq!(PERFT_DEPTH.error(), "perft depth must be between 0 and 20");
+    }
+
+    #[test]
+    fn levels_solve_earlier_than_their_depth_and_never_past_the_board() {
+        let at = |n| {
+            let level = level(n);
+            (
+                level.depth,
+                level.endgame.exact,
+                level.endgame.win_loss_draw,
+            )
+        };
+        assert_eq!(at(1), (1, 2, 4));
+        assert_eq!(at(8), (8, 16, 18));
+        assert_eq!(at(16), (16, 24, 26));
+        assert_eq!(at(60), (60, 60, 60));
+        for n in 1..=64 {
+            let (depth, exact, wld) = at(n);
+            assert!(
+                depth == n && exact > depth.min(59) && wld >= exact && wld <= 60,
+                "{n}"
+            );
+        }
     }
 
     #[test]

@@ -23,7 +23,10 @@ use rand::{RngExt, SeedableRng};
 use crate::book::BookChoice;
 use crate::eval::Evaluator;
 use crate::game::{Game, Score};
-use crate::search::{Clock, Confidence, Limits, SearchReport, Searcher, TableError, Variety};
+use crate::options;
+use crate::search::{
+    Clock, Confidence, Endgame, Limits, SearchReport, Searcher, TableError, Variety,
+};
 
 use jobs::{JobContext, analyze, go, hint, learn, perft};
 
@@ -146,6 +149,8 @@ pub const DEFAULT_DEPTH: u32 = 10;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     pub depth: Option<u32>,
+    /// A level sets the depth and where solves start (`options::level`).
+    pub level: Option<u32>,
     pub nodes: Option<u64>,
     pub movetime: Option<Duration>,
     pub hash_mb: Option<usize>,
@@ -164,6 +169,7 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             depth: None,
+            level: None,
             nodes: None,
             movetime: None,
             hash_mb: None,
@@ -511,8 +517,17 @@ impl<G: EngineGame> Engine<G> {
         self.record.increment = increment;
     }
 
+    /// A plain depth: solves start where it reaches the end of the game.
     pub fn set_depth(&mut self, depth: Option<u32>) {
         self.settings.depth = depth;
+        self.settings.level = None;
+    }
+
+    /// A level (`options::level`): its midgame depth, and the empties where the
+    /// win/loss/draw and exact solves start.
+    pub fn set_level(&mut self, level: u32) {
+        self.settings.depth = Some(options::level(level).depth);
+        self.settings.level = Some(level);
     }
 
     pub fn set_nodes(&mut self, nodes: Option<u64>) {
@@ -608,11 +623,19 @@ impl<G: EngineGame> Engine<G> {
             nodes: self.settings.nodes,
             movetime,
             clock,
+            endgame: self.endgame(),
         };
         if limits == Limits::default() {
             limits.depth = Some(DEFAULT_DEPTH);
         }
         limits
+    }
+
+    /// Where the level, if one is set, starts the solves.
+    fn endgame(&self) -> Option<Endgame> {
+        self.settings
+            .level
+            .map(|level| options::level(level).endgame)
     }
 
     /// The limits of `solve`: to the end of the game, bounded only by a node limit.
@@ -630,6 +653,7 @@ impl<G: EngineGame> Engine<G> {
             nodes: self.settings.nodes,
             movetime: self.settings.movetime,
             clock: None,
+            endgame: self.endgame(),
         };
         if limits == Limits::default() {
             limits.depth = Some(DEFAULT_DEPTH);

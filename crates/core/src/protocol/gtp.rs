@@ -45,6 +45,7 @@ pub const COMMANDS: &[&str] = &[
     "solve",
     "eval",
     "set_depth",
+    "set_level",
     "set_nodes",
     "set_movetime",
     "set_eval",
@@ -90,6 +91,7 @@ pub enum Command<M> {
     Solve,
     Eval,
     SetDepth(Option<u32>),
+    SetLevel(u32),
     SetNodes(Option<u64>),
     SetMovetime(Option<Duration>),
     SetEval(String),
@@ -224,6 +226,7 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
         "solve" => lexer::none(name, args).map(|()| Command::Solve)?,
         "eval" => lexer::none(name, args).map(|()| Command::Eval)?,
         "set_depth" => Command::SetDepth(lexer::optional(name, args, &options::DEPTH)?),
+        "set_level" => Command::SetLevel(lexer::option(name, args, &options::LEVEL)?),
         "set_nodes" => Command::SetNodes(lexer::optional(name, args, &options::NODES)?),
         "set_movetime" => Command::SetMovetime(
             lexer::optional(name, args, &options::MOVETIME_MS)?.map(Duration::from_millis),
@@ -528,6 +531,10 @@ impl<G: EngineGame> Gtp<G> {
             Command::Eval => Ok(G::score_to_text(self.engine.evaluate())),
             Command::SetDepth(depth) => {
                 self.engine.set_depth(depth);
+                ok("")
+            }
+            Command::SetLevel(level) => {
+                self.engine.set_level(level);
                 ok("")
             }
             Command::SetNodes(nodes) => {

@@ -261,7 +261,8 @@ impl<G: EngineGame> NBoard<G> {
                 self.out.line(&format!("pong {n}"));
             }
             Command::SetDepth(depth) => {
-                self.engine.set_depth(Some(depth));
+                // NBoard's levels: the depth, and solves from where the level says.
+                self.engine.set_level(depth);
                 // As NTest and Edax do: some drivers wait for this line after `set depth`.
                 self.out.line("set myname iago");
             }

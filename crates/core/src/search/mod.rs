@@ -50,6 +50,9 @@ pub struct Limits {
     pub movetime: Option<Duration>,
     /// The mover's game clock; the time manager derives a budget from it.
     pub clock: Option<Clock>,
+    /// Where solves start when a level sets it apart from the depth; `None`: where the
+    /// depth reaches the end of the game.
+    pub endgame: Option<Endgame>,
 }
 
 /// A game clock as seen by the side to move.
@@ -156,6 +159,16 @@ pub struct Searcher<G: Game> {
     selective: bool,
     /// What the threads of a midgame iteration are searching now.
     busy: BusyMarks,
+}
+
+/// How many empties a game may still have for the search to solve it, apart from the
+/// midgame depth (a level's endgame: `options::level`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Endgame {
+    /// The exact solve, at this many empties or fewer.
+    pub exact: u32,
+    /// The win/loss/draw solve, at this many empties or fewer (at least `exact`).
+    pub win_loss_draw: u32,
 }
 
 impl<G: Game> Searcher<G> {
@@ -393,6 +406,14 @@ impl<G: Game> Searcher<G> {
             _ if forced => FORCED_MOVE_DEPTH,
             _ => limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
         };
+        // Where solves may start: a level's endgame, else where the depth reaches the end.
+        let reach = match limits.endgame {
+            Some(endgame) if !forced => endgame,
+            _ => Endgame {
+                exact: max_depth,
+                win_loss_draw: max_depth,
+            },
+        };
         let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
         let selective = self.selective;
         let mut step = None;
@@ -403,7 +424,7 @@ impl<G: Game> Searcher<G> {
             step = match (step, empties) {
                 (None, _) => Some(Step::Midgame(1)),
                 (Some(previous), Some(empties)) => othello_next_step(
-                    previous, empties, max_depth, selective, threads, &budget, start,
+                    previous, empties, max_depth, reach, selective, threads, &budget, start,
                 ),
                 (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
                 (Some(_), None) => None,
@@ -415,7 +436,7 @@ impl<G: Game> Searcher<G> {
                 Step::Midgame(depth) => depth,
                 _ => solve_depth.unwrap_or(max_depth),
             };
-            if depth > max_depth {
+            if matches!(current, Step::Midgame(_)) && depth > max_depth {
                 break;
             }
             if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
@@ -583,10 +604,12 @@ const WIN_LOSS_DRAW_COST: f64 = 0.4;
 /// (by the depth limit) and reachable in time, then the selective solves (which also
 /// order the exact one's moves) and the exact solve, or the win/loss/draw solve first
 /// where the exact one does not fit. `None`: stop.
+#[allow(clippy::too_many_arguments)]
 fn othello_next_step(
     previous: Step,
     empties: u32,
     max_depth: u32,
+    reach: Endgame,
     selective: bool,
     threads: usize,
     budget: &time::Budget,
@@ -598,8 +621,12 @@ fn othello_next_step(
                 <= hard.saturating_sub(start.elapsed())
         })
     };
+    let exact_allowed = reach.exact >= empties;
     let solve_from = |level: usize| {
-        if selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
+        if !exact_allowed {
+            // Only the win/loss/draw solve is within the level's reach.
+            (level == 0 && fits(WIN_LOSS_DRAW_COST)).then_some(Step::WinLossDraw)
+        } else if selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
             Some(Step::Selective(level))
         } else if fits(1.0) {
             Some(Step::Exact)
@@ -611,7 +638,7 @@ fn othello_next_step(
     };
     match previous {
         Step::Midgame(depth) => {
-            if max_depth >= empties
+            if reach.win_loss_draw.max(reach.exact) >= empties
                 && depth >= pre_solve_depth(empties)
                 && let Some(step) = solve_from(0)
             {
@@ -630,7 +657,9 @@ fn othello_next_step(
                     Step::Exact
                 })
         }),
-        Step::WinLossDraw => (fits(1.0) || budget.spend_all).then_some(Step::Exact),
+        Step::WinLossDraw => {
+            (exact_allowed && (fits(1.0) || budget.spend_all)).then_some(Step::Exact)
+        }
         Step::Exact => None,
     }
 }
@@ -799,6 +828,12 @@ fn choose_variety<G: Game>(
 mod tests {
     use super::*;
 
+    /// Solves wherever the depth (60) reaches.
+    const FULL: Endgame = Endgame {
+        exact: 60,
+        win_loss_draw: 60,
+    };
+
     fn budget(hard: Duration) -> time::Budget {
         time::Budget {
             soft: Some(hard / 2),
@@ -815,6 +850,7 @@ mod tests {
             Step::Selective(2),
             empties,
             60,
+            FULL,
             true,
             1,
             &budget(plenty),
@@ -834,6 +870,7 @@ mod tests {
                 Step::Selective(1),
                 empties,
                 60,
+                FULL,
                 true,
                 threads,
                 &budget(time),
@@ -864,6 +901,7 @@ mod tests {
             Step::Selective(2),
             empties,
             60,
+            FULL,
             true,
             1,
             &budget(some),
@@ -874,6 +912,7 @@ mod tests {
             Step::WinLossDraw,
             empties,
             60,
+            FULL,
             true,
             1,
             &budget(some),
@@ -884,6 +923,7 @@ mod tests {
             Step::Selective(2),
             empties,
             60,
+            FULL,
             true,
             1,
             &budget(Duration::from_millis(1)),
@@ -900,7 +940,8 @@ mod tests {
             hard: Some(Duration::from_millis(100)),
             spend_all: true,
         };
-        let after = |step| othello_next_step(step, empties, 60, true, 1, &movetime, Instant::now());
+        let after =
+            |step| othello_next_step(step, empties, 60, FULL, true, 1, &movetime, Instant::now());
         assert_eq!(after(Step::Selective(0)), Some(Step::Selective(1)));
         assert_eq!(after(Step::Selective(2)), Some(Step::Exact));
         // On a clock, time saved is kept for later moves.
@@ -912,12 +953,42 @@ mod tests {
             Step::Selective(0),
             empties,
             60,
+            FULL,
             true,
             1,
             &clock,
             Instant::now(),
         );
         assert_eq!(step, None);
+    }
+
+    #[test]
+    fn a_level_solves_only_within_its_reach() {
+        let unlimited = time::Budget::default();
+        let level = Endgame {
+            exact: 16,
+            win_loss_draw: 18,
+        };
+        let next = |previous, empties| {
+            othello_next_step(
+                previous,
+                empties,
+                8,
+                level,
+                true,
+                1,
+                &unlimited,
+                Instant::now(),
+            )
+        };
+        // 16 empties: the selective solves lead to the exact one, from depth 6.
+        assert_eq!(next(Step::Midgame(6), 16), Some(Step::Selective(0)));
+        // 18 empties: only the sign is within reach, and nothing follows it.
+        assert_eq!(next(Step::Midgame(8), 18), Some(Step::WinLossDraw));
+        assert_eq!(next(Step::WinLossDraw, 18), None);
+        // 20 empties: midgame up to the level's depth, then nothing.
+        assert_eq!(next(Step::Midgame(7), 20), Some(Step::Midgame(8)));
+        assert_eq!(next(Step::Midgame(8), 20), None);
     }
 
     #[test]
@@ -931,6 +1002,7 @@ mod tests {
             Step::Selective(2),
             30,
             60,
+            FULL,
             true,
             1,
             &unlimited,

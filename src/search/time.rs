@@ -30,6 +30,27 @@ pub fn safety_margin(available: Duration) -> Duration {
     (fixed + relative).min(available / 2)
 }
 
+/// Kept back from a clock or a byo-yomi period told over GTP before the time manager's
+/// own margins: the controller's latency on top of the engine's.
+const GTP_LATENCY: Duration = Duration::from_millis(50);
+
+/// The time of a move with nothing left on the clock or in the period.
+pub const LAST_MOVE_TIME: Duration = Duration::from_millis(5);
+
+/// The time for one move of a byo-yomi period of `total` for `moves` moves (GTP): an
+/// equal part, less a tenth and the controller's latency.
+pub fn period_move_time(total: Duration, moves: u32) -> Duration {
+    (total / moves.max(1))
+        .mul_f64(0.9)
+        .saturating_sub(GTP_LATENCY)
+        .max(LAST_MOVE_TIME)
+}
+
+/// A clock as a GTP controller tells it, less the controller's latency.
+pub fn told_clock(remaining: Duration) -> Duration {
+    remaining.saturating_sub(GTP_LATENCY)
+}
+
 /// How a game clock is shared out over the mover's remaining moves, where the game can
 /// tell: how many there are, this move's part of the usable time (0 to 1), and the
 /// largest part of it the hard limit may take.

@@ -83,10 +83,13 @@ pub fn budget(limits: &Limits, othello: Option<Othello>) -> Budget {
     }
     if let Some(clock) = limits.clock {
         let from_clock = clock_budget(&clock, othello);
+        // A time per move the clock's share affords is spent in full (NBoard always
+        // sends a clock, also to an engine told a time per move); else the clock rules.
+        let affordable = result.spend_all && result.hard <= from_clock.soft;
         result = Budget {
             soft: min_option(result.soft, from_clock.soft),
             hard: min_option(result.hard, from_clock.hard),
-            spend_all: false,
+            spend_all: affordable,
         };
     }
     result
@@ -326,6 +329,24 @@ mod tests {
             remaining -= spent;
         }
         (budgets, remaining)
+    }
+
+    #[test]
+    fn a_move_time_within_the_clock_is_spent_in_full() {
+        let with_clock = |movetime: u64, remaining: u64| {
+            let limits = Limits {
+                movetime: Some(ms(movetime)),
+                ..clock(ms(remaining))
+            };
+            budget(&limits, one_thread(40))
+        };
+        // 200 ms a move on a 5:00 clock: the time per move is spent.
+        let b = with_clock(200, 300_000);
+        assert!(b.spend_all && b.hard.unwrap() <= ms(200), "{b:?}");
+        assert!(should_continue(&b, ms(100), ms(60), ms(20)));
+        // 10 s a move with 20 s left for 20 moves: the clock rules.
+        let b = with_clock(10_000, 20_000);
+        assert!(!b.spend_all && b.hard.unwrap() < ms(10_000), "{b:?}");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::{Flow, GAMES, Output, Session, find_game};
 use crate::engine::{Engine, EngineGame, Job, Outcome, Settings};
 use crate::game::Color;
 use crate::options;
-use crate::search::{Clock, Confidence};
+use crate::search::{Clock, Confidence, time};
 
 /// Every command, standard ones first, as `list_commands` prints them.
 pub const COMMANDS: &[&str] = &[
@@ -258,24 +258,13 @@ struct TimeState {
     left: [Option<(Duration, u32)>; 2],
 }
 
-/// Kept back from every time budget, for the process and the pipe.
-const SAFETY: Duration = Duration::from_millis(50);
-
 impl TimeState {
-    /// A per-move budget or a clock for `color`.
+    /// A per-move budget or a clock for `color` (the time module does the arithmetic).
     fn budget(&self, color: Color) -> (Option<Duration>, Option<Clock>) {
-        let per_move = |total: Duration, stones: u32| {
-            let share = total / stones.max(1);
-            Some(
-                share
-                    .mul_f64(0.9)
-                    .saturating_sub(SAFETY)
-                    .max(Duration::from_millis(5)),
-            )
-        };
+        let per_move = |total: Duration, stones: u32| Some(time::period_move_time(total, stones));
         let clock = |remaining: Duration| {
             Some(Clock {
-                remaining: remaining.saturating_sub(SAFETY),
+                remaining: time::told_clock(remaining),
                 increment: Duration::ZERO,
                 moves_to_go: None,
             })
@@ -292,7 +281,7 @@ impl TimeState {
             } else if !self.byo_yomi.is_zero() {
                 (per_move(self.byo_yomi, self.stones), None)
             } else {
-                (Some(Duration::from_millis(5)), None)
+                (Some(time::LAST_MOVE_TIME), None)
             };
         }
         if !self.settings_given {

@@ -353,7 +353,14 @@ impl<G: Game> Searcher<G> {
         // A forced move on the clock needs no choice, only a true score at little cost:
         // exact where the solve is quick, else a short search, in a part of the time.
         let forced = moves.len() == 1 && timed;
-        let mut budget = time::budget(limits, empties.map(time::othello_schedule));
+        // More threads than cores only slow a search down.
+        let threads = self
+            .threads
+            .min(std::thread::available_parallelism().map_or(1, usize::from));
+        let mut budget = time::budget(
+            limits,
+            empties.map(|empties| time::Othello { empties, threads }),
+        );
         if forced {
             budget = time::Budget {
                 soft: budget.soft.map(|soft| soft / FORCED_MOVE_TIME_SHARE),
@@ -369,10 +376,6 @@ impl<G: Game> Searcher<G> {
         if let Some(solver) = &mut self.solver {
             solver.new_search();
         }
-        // More threads than cores only slow a search down.
-        let threads = self
-            .threads
-            .min(std::thread::available_parallelism().map_or(1, usize::from));
         let mut run = Run {
             evaluator: &*self.evaluator,
             table,
@@ -554,6 +557,12 @@ pub fn estimated_solve_time(empties: u32, threads: usize) -> Duration {
     Duration::from_secs_f64((nodes / 15e6 / solve_speedup(threads)).min(1e6))
 }
 
+/// The time an exact solve with `empties` empties needs left before the hard limit to be
+/// started (see `SOLVE_ESTIMATE_SHARE`); the clock's plan keeps it for the solve.
+pub fn solve_start_time(empties: u32, threads: usize) -> Duration {
+    estimated_solve_time(empties, threads).mul_f64(SOLVE_ESTIMATE_SHARE)
+}
+
 /// How many times faster than one thread a solve runs on `threads` threads (one per
 /// core), as measured on FFO #40-#49 (20-26 empties; larger solves gain a little more):
 /// 1.88 with two threads on the 2-core development machine; 2.7 with four, 4.3 with
@@ -617,7 +626,7 @@ fn othello_next_step(
 ) -> Option<Step> {
     let fits = |fraction: f64| {
         budget.hard.is_none_or(|hard| {
-            estimated_solve_time(empties, threads).mul_f64(fraction * SOLVE_ESTIMATE_SHARE)
+            solve_start_time(empties, threads).mul_f64(fraction)
                 <= hard.saturating_sub(start.elapsed())
         })
     };

@@ -151,7 +151,7 @@ impl EngineGame for Position {
             Some(("W", n)) => format!("White wins by {n}"),
             _ => "Draw".into(),
         };
-        format!("{winner}: Black {black} discs, White {white}.")
+        format!("{winner}: Black {black}, White {white} discs.")
     }
 }
 
@@ -264,5 +264,9 @@ mod tests {
             .unwrap();
         assert_eq!(pos.score_text(), "B+24");
         assert_eq!(Position::start().score_text(), "0");
+        assert_eq!(
+            pos.result_text(),
+            "Black wins by 24: Black 40, White 20 discs."
+        );
     }
 }

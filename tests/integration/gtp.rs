@@ -37,7 +37,12 @@ fn every_command_byte_for_byte() {
 7 - - - - - - - - 7
 8 - - - - - - - - 8
   a b c d e f g h";
-    let commands = iago::protocol::gtp::COMMANDS.join("\n");
+    let commands = [
+        iago::protocol::gtp::COMMANDS,
+        iago::protocol::gogui::COMMANDS,
+    ]
+    .concat()
+    .join("\n");
     let list = format!("=4 {commands}");
     transcript(
         RANDOM,
@@ -301,4 +306,140 @@ fn whole_game(args: &[&str]) {
 fn whole_games_to_the_end() {
     whole_game(&["--depth", "2"]);
     whole_game(RANDOM);
+}
+
+/// GoGui's drawing of the start position: rows from the top, Othello's d4 and e5 white.
+const GOGUI_START: &str = "= 
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . O X . . .
+. . . X O . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .";
+
+#[test]
+fn gogui_rules_commands_byte_for_byte() {
+    transcript(
+        RANDOM,
+        &[
+            ("known_command gogui-rules_board", Some("= true")),
+            ("known_command gogui-analyze_commands", Some("= true")),
+            ("1 gogui-rules_game_id", Some("=1 Othello")),
+            ("gogui-rules_board_size", Some("= 8")),
+            ("gogui-rules_board", Some(GOGUI_START)),
+            ("gogui-rules_legal_moves", Some("= C5 D6 E3 F4")),
+            ("gogui-rules_side_to_move", Some("= black")),
+            (
+                "gogui-rules_board_gfx",
+                Some("= CLEAR\nCIRCLE C5 D6 E3 F4\nTEXT Black 2, White 2; black to move"),
+            ),
+            ("gogui-rules_final_result", Some("? game not over")),
+            (
+                "gogui-analyze_commands",
+                Some(
+                    "= gfx/Legal Moves/gogui-rules_board_gfx\nstring/Evaluation/eval\n\
+                     string/Final Result/gogui-rules_final_result\nstring/Position/position\n\
+                     hstring/Board/showboard",
+                ),
+            ),
+            // Arguments, bad points and illegal moves are refused and change nothing.
+            ("gogui-rules_board x", Some("? syntax error")),
+            ("gogui-rules_legal_moves all", Some("? syntax error")),
+            ("play b D9", Some("? syntax error")),
+            ("play b I4", Some("? syntax error")),
+            ("play b J4", Some("? syntax error")),
+            ("play b D", Some("? syntax error")),
+            ("play b D4", Some("? illegal move")),
+            ("play b C4", Some("? illegal move")),
+            ("play w C4", Some("? illegal move")),
+            ("gogui-rules_board", Some(GOGUI_START)),
+            ("gogui-rules_side_to_move", Some("= black")),
+            // GoGui's D6 is Othello's d3 (rows count from the bottom).
+            ("play B D6", Some("= ")),
+            (
+                "position",
+                Some("= -------------------X-------XX------XO--------------------------- O"),
+            ),
+            ("gogui-rules_side_to_move", Some("= white")),
+            ("gogui-rules_legal_moves", Some("= C4 C6 E6")),
+            ("undo", Some("= ")),
+            ("gogui-rules_board", Some(GOGUI_START)),
+        ],
+    );
+}
+
+#[test]
+fn gogui_points_only_after_a_gogui_command() {
+    // Before any GoGui command, d3 is Othello's d3; after one, GoGui's D6 is the same move.
+    let d3 = "= -------------------X-------XX------XO--------------------------- O";
+    transcript(RANDOM, &[("play b d3", Some("= ")), ("position", Some(d3))]);
+    transcript(
+        RANDOM,
+        &[
+            ("gogui-rules_game_id", Some("= Othello")),
+            ("play b d6", Some("= ")),
+            ("position", Some(d3)),
+        ],
+    );
+}
+
+#[test]
+fn gogui_genmove_answers_a_gogui_point() {
+    let mut engine = Engine::start(&["--protocol", "gtp", "--depth", "2", "--book", "none"]);
+    let mut ask = |line: &str| {
+        engine.send(line);
+        let mut reply = engine.until(str::is_empty);
+        reply.pop();
+        reply.join("\n")
+    };
+    assert_eq!(ask("gogui-rules_side_to_move"), "= black");
+    let legal = ask("gogui-rules_legal_moves");
+    let reply = ask("genmove b");
+    let point = reply.strip_prefix("= ").expect("a move");
+    assert!(
+        legal.split(' ').any(|m| m == point),
+        "{point} not in {legal}"
+    );
+    assert_eq!(ask("gogui-rules_side_to_move"), "= white");
+}
+
+#[test]
+fn gogui_passes_and_the_final_result() {
+    // White has no move here and Black has (e8): White passes.
+    let pass = format!("{}{}---- O", "X".repeat(40), "O".repeat(20));
+    let full = format!("{}{} X", "X".repeat(40), "O".repeat(24));
+    transcript(
+        RANDOM,
+        &[
+            ("gogui-rules_game_id", Some("= Othello")),
+            (&format!("set_position {pass}"), Some("= ")),
+            ("gogui-rules_side_to_move", Some("= white")),
+            ("gogui-rules_legal_moves", Some("= pass")),
+            (
+                "gogui-rules_board_gfx",
+                Some("= CLEAR\nTEXT Black 40, White 20; white has to pass"),
+            ),
+            ("play w A1", Some("? illegal move")),
+            ("genmove w", Some("= pass")),
+            ("gogui-rules_side_to_move", Some("= black")),
+            ("gogui-rules_legal_moves", Some("= E1 F1 G1 H1")),
+            (&format!("set_position {full}"), Some("= ")),
+            ("gogui-rules_legal_moves", Some("= ")),
+            (
+                "gogui-rules_final_result",
+                Some("= Black wins by 16: Black 40, White 24 discs."),
+            ),
+            (
+                "gogui-rules_board_gfx",
+                Some("= CLEAR\nTEXT Black wins by 16: Black 40, White 24 discs."),
+            ),
+            ("play b pass", Some("= ")),
+            (
+                "gogui-rules_final_result",
+                Some("= Black wins by 16: Black 40, White 24 discs."),
+            ),
+        ],
+    );
 }

@@ -155,3 +155,15 @@ fn rules_set_over_gtp_apply_to_every_new_game() {
     assert_eq!(engine.ask(&format!("set_position {double}")), "=");
     assert_eq!(engine.ask("play white g7xd5xf4"), "=");
 }
+
+#[test]
+fn gogui_commands_are_refused_for_mill() {
+    let mut engine = Engine::start(&["--game", "mill", "--protocol", "gtp", "--depth", "1"]);
+    assert!(!engine.ask("list_commands").contains("gogui"));
+    assert_eq!(engine.ask("known_command gogui-rules_game_id"), "= false");
+    let refusal = "? GoGui cannot show Mill: its moves are not single points";
+    assert_eq!(engine.ask("gogui-rules_game_id"), refusal);
+    assert_eq!(engine.ask("gogui-rules_legal_moves"), refusal);
+    // The refusal switches nothing: moves keep Mill's notation.
+    assert_eq!(engine.ask("play white d6"), "=");
+}

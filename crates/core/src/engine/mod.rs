@@ -22,7 +22,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::book::BookChoice;
 use crate::eval::Evaluator;
-use crate::game::{Game, Score};
+use crate::game::{Color, Game, Score};
 use crate::options;
 use crate::search::{
     Clock, Confidence, Endgame, Limits, SearchReport, Searcher, TableError, Variety,
@@ -84,6 +84,37 @@ pub trait EngineGame: Game + PartialEq {
     /// The opening book `choice` names, if the game has books.
     fn open_book(_choice: &BookChoice) -> Option<Box<dyn EngineBook<Self>>> {
         None
+    }
+
+    /// True when every move is one square of a `BOARD_SIZE` grid (or a pass), so that a
+    /// board GUI such as GoGui can show the game and send its moves as points.
+    const GRID: bool = false;
+
+    /// The move on the grid square `column` (0 = left), `row` (0 = the top row of the
+    /// drawing), if the game is a [`EngineGame::GRID`] game.
+    fn grid_move(_column: u32, _row: u32) -> Option<Self::Move> {
+        None
+    }
+
+    /// The grid square (`column`, `row` from the top) of a move, `None` for a pass or a
+    /// move that is not one square.
+    fn move_grid(_mv: Self::Move) -> Option<(u32, u32)> {
+        None
+    }
+
+    /// The stone on the grid square `column`, `row` (from the top), `None` when empty.
+    fn grid_stone(&self, _column: u32, _row: u32) -> Option<Color> {
+        None
+    }
+
+    /// The end of the game in words (`Black wins 40-24.`), for a GUI's result dialog.
+    fn result_text(&self) -> String {
+        let score = self.score_text();
+        match score.split_once('+') {
+            Some(("B", n)) => format!("Black wins by {n}."),
+            Some(("W", n)) => format!("White wins by {n}."),
+            _ => "Draw.".into(),
+        }
     }
 
     /// Leaves of the game tree `depth` plies deep (a fast game-specific version may

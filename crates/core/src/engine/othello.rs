@@ -114,6 +114,45 @@ impl EngineGame for Position {
     fn perft(&self, depth: u32) -> u64 {
         crate::othello::perft::perft(self, depth)
     }
+
+    const GRID: bool = true;
+
+    /// Row 0 is Othello's row 1, the top one.
+    fn grid_move(column: u32, row: u32) -> Option<Move> {
+        (column < 8 && row < 8).then(|| Move::from_coords(column as u8, row as u8))
+    }
+
+    fn move_grid(mv: Move) -> Option<(u32, u32)> {
+        mv.square()
+            .map(|square| (u32::from(square % 8), u32::from(square / 8)))
+    }
+
+    fn grid_stone(&self, column: u32, row: u32) -> Option<Color> {
+        if column >= 8 || row >= 8 {
+            return None;
+        }
+        let bit = 1u64 << (row * 8 + column);
+        if self.black() & bit != 0 {
+            Some(Color::Black)
+        } else if self.white() & bit != 0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// The winner, the margin with the empty squares given to the winner (as `score_text`
+    /// counts it) and the discs on the board.
+    fn result_text(&self) -> String {
+        let (black, white) = (self.black().count_ones(), self.white().count_ones());
+        let score = self.score_text();
+        let winner = match score.split_once('+') {
+            Some(("B", n)) => format!("Black wins by {n}"),
+            Some(("W", n)) => format!("White wins by {n}"),
+            _ => "Draw".into(),
+        };
+        format!("{winner}: Black {black}, White {white} discs.")
+    }
 }
 
 /// The game of a GGF record, passes made explicit.
@@ -225,5 +264,9 @@ mod tests {
             .unwrap();
         assert_eq!(pos.score_text(), "B+24");
         assert_eq!(Position::start().score_text(), "0");
+        assert_eq!(
+            pos.result_text(),
+            "Black wins by 24: Black 40, White 20 discs."
+        );
     }
 }

@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::gogui::{self, GoguiCommand};
 use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Flow, GAMES, Output, Session, find_game};
 use crate::engine::{Engine, EngineGame, Job, Outcome, Settings};
@@ -98,6 +99,8 @@ pub enum Command<M> {
     Hash(usize),
     Threads(usize),
     Seed(Option<u64>),
+    /// One of GoGui's commands (see [`gogui`]).
+    Gogui(GoguiCommand),
 }
 
 /// GTP's preprocessing: control characters other than HT dropped, HT made a space,
@@ -136,8 +139,16 @@ fn color(command: &str, text: &str) -> Result<Color, ParseError> {
 
 /// Reads a command line (id already split off) into a command.
 pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> {
+    parse_with::<G>(line, false)
+}
+
+/// [`parse`], reading the moves of `play` as GoGui's points when `gogui` is set.
+pub fn parse_with<G: EngineGame>(line: &str, gogui: bool) -> Result<Command<G::Move>, ParseError> {
     let (name, args) =
         lexer::command_word(line).ok_or_else(|| ParseError::Unknown(String::new()))?;
+    if let Some(command) = gogui::parse(name, args) {
+        return command.map(Command::Gogui);
+    }
     let words = lexer::words(args);
     let arity = |n: usize| -> Result<(), ParseError> {
         if words.len() == n {
@@ -172,7 +183,12 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
         "play" => {
             arity(2)?;
             let c = color(name, words[0])?;
-            let mv = G::parse_move_text(words[1]).map_err(|e| syntax(name, e))?;
+            let mv = if gogui {
+                gogui::parse_move::<G>(words[1])
+            } else {
+                G::parse_move_text(words[1])
+            }
+            .map_err(|e| syntax(name, e))?;
             Command::Play(c, mv)
         }
         "genmove" | "reg_genmove" => {
@@ -327,6 +343,8 @@ pub struct Gtp<G: EngineGame> {
     time: TimeState,
     /// The rule settings of `set_rules` so far, applied to every new game.
     rules: String,
+    /// A GoGui command was used: moves are GoGui's points from then on.
+    gogui: bool,
 }
 
 impl<G: EngineGame> Gtp<G> {
@@ -343,6 +361,7 @@ impl<G: EngineGame> Gtp<G> {
             quitting: false,
             time: TimeState::default(),
             rules: String::new(),
+            gogui: false,
         })
     }
 
@@ -379,7 +398,7 @@ impl<G: EngineGame> Gtp<G> {
             return Flow::Continue;
         }
         let (id, rest) = split_id(&line);
-        let command = match parse::<G>(rest) {
+        let command = match parse_with::<G>(rest, self.gogui) {
             Ok(command) => command,
             Err(ParseError::Unknown(name)) => {
                 log::info!("unknown command {name:?}");
@@ -406,12 +425,12 @@ impl<G: EngineGame> Gtp<G> {
             Command::ProtocolVersion => ok("2"),
             Command::Name => ok("iago"),
             Command::Version => ok(env!("CARGO_PKG_VERSION")),
-            Command::KnownCommand(name) => ok(if COMMANDS.contains(&name.as_str()) {
+            Command::KnownCommand(name) => ok(if Self::commands().contains(&name.as_str()) {
                 "true"
             } else {
                 "false"
             }),
-            Command::ListCommands => Ok(COMMANDS.join("\n")),
+            Command::ListCommands => Ok(Self::commands().join("\n")),
             Command::Quit => {
                 self.reply(&id, ok(""));
                 return Flow::Exit;
@@ -548,6 +567,7 @@ impl<G: EngineGame> Gtp<G> {
                 self.engine.set_threads(threads);
                 ok("")
             }
+            Command::Gogui(command) => self.gogui(command),
             Command::Seed(seed) => {
                 self.engine.set_seed(seed);
                 ok("")
@@ -555,6 +575,49 @@ impl<G: EngineGame> Gtp<G> {
         };
         self.reply(&id, result);
         Flow::Continue
+    }
+
+    /// The commands of this game: GoGui's only where GoGui can show the game.
+    fn commands() -> Vec<&'static str> {
+        let mut commands = COMMANDS.to_vec();
+        if G::GRID {
+            commands.extend_from_slice(gogui::COMMANDS);
+        }
+        commands
+    }
+
+    /// A GoGui command. The first one switches the session's moves to GoGui's points.
+    fn gogui(&mut self, command: GoguiCommand) -> Result<String, String> {
+        if !G::GRID {
+            return Err(format!(
+                "GoGui cannot show {}: its moves are not single points",
+                G::GTP_NAME
+            ));
+        }
+        if !self.gogui {
+            log::info!("GoGui command seen: moves are GoGui points from now on");
+            self.gogui = true;
+        }
+        let pos = self.engine.position();
+        match command {
+            GoguiCommand::AnalyzeCommands => Ok(gogui::ANALYZE_COMMANDS.into()),
+            GoguiCommand::GameId => Ok(G::GTP_NAME.into()),
+            GoguiCommand::BoardSize => Ok(G::BOARD_SIZE.to_string()),
+            GoguiCommand::Board => Ok(gogui::board(&pos)),
+            GoguiCommand::BoardGfx => Ok(gogui::board_gfx(&pos)),
+            GoguiCommand::LegalMoves => Ok(gogui::legal_moves(&pos)),
+            GoguiCommand::SideToMove => Ok(gogui::side_to_move(&pos)),
+            GoguiCommand::FinalResult => gogui::final_result(&pos),
+        }
+    }
+
+    /// A move as this session writes it: GoGui's point once GoGui is in use.
+    fn move_text(&self, pos: &G, mv: G::Move) -> String {
+        if self.gogui {
+            gogui::move_text::<G>(mv)
+        } else {
+            pos.format_move(mv)
+        }
     }
 
     /// `pos` under the rules `set_rules` chose (checked when they were set).
@@ -624,7 +687,8 @@ impl<G: EngineGame> Gtp<G> {
             for _ in 0..undo {
                 let _ = self.engine.undo();
             }
-            self.reply(&id, Ok(pos.format_move(pass)));
+            let text = self.move_text(&pos, pass);
+            self.reply(&id, Ok(text));
             return Flow::Continue;
         }
         let (movetime, clock) = self.time.budget(color);
@@ -658,7 +722,7 @@ impl<G: EngineGame> Gtp<G> {
             (Waiting::Move { id, play, undo }, Some(Outcome::Move(choice))) => {
                 let text = match choice.mv {
                     Some(mv) => {
-                        let text = pos.format_move(mv);
+                        let text = self.move_text(&pos, mv);
                         if play && let Err(error) = self.engine.play(mv, None) {
                             log::error!("the search chose {error}");
                         }
@@ -682,7 +746,7 @@ impl<G: EngineGame> Gtp<G> {
             (Waiting::Solve { id }, Some(Outcome::Move(choice))) => {
                 let mv = choice
                     .mv
-                    .map_or_else(|| "pass".to_string(), |mv| pos.format_move(mv));
+                    .map_or_else(|| "pass".to_string(), |mv| self.move_text(&pos, mv));
                 let how = match choice.confidence {
                     Confidence::Exact => "exact".to_string(),
                     Confidence::WinLossDraw => "wld".to_string(),

@@ -5,6 +5,7 @@
 //! thread) and is the only writer of stdout. Because the main thread never searches, it
 //! sees `ping`, `quit` or end of input at once and stops a search in flight.
 
+pub mod gogui;
 pub mod gtp;
 pub mod lexer;
 pub mod nboard;

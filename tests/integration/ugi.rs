@@ -408,3 +408,34 @@ fn a_whole_game_against_itself_ends_with_a_result() {
     assert!(rest.is_empty(), "{rest:?}");
     assert_eq!(code, Some(0));
 }
+
+#[test]
+fn an_infinite_search_keeps_reading_when_its_queue_is_full() {
+    // 256 lines may wait; beyond that, lines are dropped with an error rather than the
+    // engine waiting for a search that only stop can end.
+    let mut engine = Engine::start(&["--protocol", "ugi", "--book", "none", "--hash", "8"]);
+    engine.send("go infinite");
+    let mut input = String::new();
+    for _ in 0..300 {
+        input.push_str("position startpos moves d3\n");
+    }
+    engine.send_bytes(input.as_bytes());
+    engine.send("stop");
+    engine.send("query p1turn");
+    let lines = engine.until(|line| line.starts_with("response"));
+    let replies: Vec<&String> = lines
+        .iter()
+        .filter(|line| !line.starts_with("info depth"))
+        .collect();
+    assert_eq!(replies.len(), 44 + 2, "{replies:#?}");
+    for reply in &replies[..44] {
+        assert_eq!(
+            *reply,
+            "info string error: too many commands wait for stop: line dropped"
+        );
+    }
+    assert!(replies[44].starts_with("bestmove "), "{replies:#?}");
+    assert_eq!(replies[45], "response false");
+    let (_, code) = engine.finish();
+    assert_eq!(code, Some(0));
+}

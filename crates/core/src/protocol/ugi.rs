@@ -701,7 +701,18 @@ impl<G: EngineGame> Ugi<G> {
             }
             _ => self.pending.push_back(line),
         }
-        if self.pending.len() > super::QUEUE && self.held.is_none() {
+        if self.pending.len() > super::QUEUE {
+            let until_stop = self.held.is_some()
+                || self
+                    .search
+                    .as_ref()
+                    .is_some_and(|search| search.infinite && !search.stopped);
+            if until_stop {
+                // An infinite search ends only with stop: waiting for it would never end.
+                self.pending.pop_back();
+                self.error("too many commands wait for stop: line dropped");
+                return Flow::Continue;
+            }
             // Too much waiting: finish the search before reading more.
             let outcome = self.engine.wait();
             self.progress();

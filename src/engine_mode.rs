@@ -13,12 +13,12 @@ use iago_tools::cli::args::ranged;
 const HELP: &str = "usage: iago [ENGINE OPTIONS]
 
 Runs the engine on stdin/stdout. The protocol is NBoard when the first command is
-`nboard ...`, GTP otherwise (see protocol.md). Logs go to stderr (RUST_LOG=info).
+`nboard ...`, UGI when it is `ugi`, GTP otherwise (see protocol.md). Logs go to stderr (RUST_LOG=info).
 ";
 
 /// The engine's options, for `iago --help` and `iago help`.
 pub const OPTIONS_HELP: &str = "Engine options:
-  --protocol nboard|gtp  speak this protocol whatever the first command
+  --protocol nboard|gtp|ugi  speak this protocol whatever the first command
   --game NAME            the game: othello (default) or mill
   --depth N              search depth in plies (1..64)
   --level N              level (1..60): depth N, and the endgame solved from 2N empties
@@ -65,7 +65,9 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         let settings = &mut options.settings;
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
-            "--protocol" => options.protocol = Some(Protocol::from_name(&value("nboard or gtp")?)?),
+            "--protocol" => {
+                options.protocol = Some(Protocol::from_name(&value("nboard, gtp or ugi")?)?)
+            }
             "--game" => options.game = value("a game name")?,
             "--depth" => {
                 settings.depth = Some(ranged(arg, &value("a depth")?, &DEPTH)?);
@@ -139,6 +141,8 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(options.protocol, Some(Protocol::Gtp));
+        let ugi = parse_args(&args("--protocol ugi")).unwrap().unwrap();
+        assert_eq!(ugi.protocol, Some(Protocol::Ugi));
         assert_eq!(options.settings.depth, Some(4));
         assert_eq!(options.settings.book, BookChoice::None);
         assert_eq!(options.settings.player, Player::Random);
@@ -169,6 +173,7 @@ mod tests {
             "--depth 0",
             "--depth",
             "--protocol uci",
+            "--protocol",
             "--player god",
             "--nodes x",
             "extra",

@@ -27,3 +27,4 @@ mod protocol_fuzz;
 mod regress;
 mod search;
 mod symmetry;
+mod ugi;

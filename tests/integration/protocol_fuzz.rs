@@ -46,6 +46,24 @@ const NBOARD_LINES: &[&str] = &[
     "showboard",
 ];
 
+const UGI_LINES: &[&str] = &[
+    "ugi",
+    "isready",
+    "uginewgame",
+    "position startpos moves d3 c5",
+    "position fen 8/8/8/3ox3/3xo3/8/8/8 x moves f5 pass",
+    "go depth 2",
+    "go p1time 100 p2time 100 p1inc 1 p2inc 1",
+    "go movetime 5",
+    "go nodes 500",
+    "stop",
+    "query gameover",
+    "query p1turn",
+    "query result",
+    "setoption name Hash value 8",
+    "setoption name Seed value 3",
+];
+
 /// A line of random bytes, or a valid line with a few bytes changed, inserted or cut.
 fn garbage(rng: &mut StdRng, valid: &[&str]) -> Vec<u8> {
     const ALPHABET: &[u8] = b" \t\r#-/()[];:.,0123456789abcdefghpswxBWOX*=?\\";
@@ -126,6 +144,54 @@ fn nboard_survives_garbage() {
         ["=== D3", "=== C4", "=== F5", "=== E6"]
             .iter()
             .any(|m| reply.starts_with(m)),
+        "{reply}"
+    );
+    let (_, code) = engine.finish();
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn ugi_survives_garbage() {
+    // Lines that would quit are taken out: the engine must read to the end.
+    let input: Vec<u8> = corpus(3, UGI_LINES)
+        .split(|&b| b == b'\n')
+        .filter(|line| {
+            !String::from_utf8_lossy(line)
+                .trim_start()
+                .starts_with("quit")
+        })
+        .flat_map(|line| line.iter().copied().chain([b'\n']))
+        .collect();
+    let mut engine = Engine::start(&["--protocol", "ugi", "--book", "none", "--depth", "1"]);
+    engine.send_bytes(&input);
+    engine.send("stop");
+    engine.send("position startpos");
+    // A seed no garbage line sets: its option line marks the end of the garbage's replies.
+    engine.send("setoption name Seed value 424242");
+    engine.send("ugi");
+    let lines = engine.until(|l| l == "option name Seed type string default 424242");
+    engine.until(|l| l == "ugiok");
+    // Every line is a UGI reply: nothing else reaches stdout.
+    let replies = [
+        "id ",
+        "option ",
+        "ugiok",
+        "readyok",
+        "info ",
+        "bestmove ",
+        "response ",
+    ];
+    for line in engine.transcript.iter().chain(&lines) {
+        assert!(
+            replies.iter().any(|reply| line.starts_with(reply)),
+            "{line:?}"
+        );
+    }
+    engine.send("go depth 1");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    let reply = lines.last().unwrap();
+    assert!(
+        ["bestmove d3", "bestmove c4", "bestmove f5", "bestmove e6"].contains(&reply.as_str()),
         "{reply}"
     );
     let (_, code) = engine.finish();

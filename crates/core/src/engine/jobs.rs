@@ -72,10 +72,7 @@ fn search<G: EngineGame>(
     context: &JobContext<G::Move>,
 ) -> SearchReport<G::Move> {
     searcher.search(pos, limits, context.stop, &mut |report| {
-        context.report(Progress::Iteration {
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-        })
+        context.report(Progress::iteration(report))
     })
 }
 
@@ -119,10 +116,7 @@ pub(super) fn hint<G: EngineGame>(
         // Each iteration's line goes out as it completes, so that a long hint deepens
         // before the user's eyes.
         let report = searcher.search(pos, limits, context.stop, &mut |report| {
-            context.report(Progress::Iteration {
-                nodes: report.nodes,
-                elapsed: report.elapsed,
-            });
+            context.report(Progress::iteration(report));
             context.report(Progress::Hint(HintLine::from(report)));
         });
         if !context.stopped() || report.depth > 0 {

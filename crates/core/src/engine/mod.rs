@@ -48,6 +48,17 @@ pub trait EngineGame: Game + PartialEq {
     /// Writes the position string that [`EngineGame::parse_position`] reads back.
     fn format_position(&self) -> String;
 
+    /// Reads a position in the FEN-style format of UGI's `position fen` (see protocol.md);
+    /// games without one read their own position string.
+    fn parse_fen(text: &str) -> Result<Self, String> {
+        Self::parse_position(text)
+    }
+
+    /// Writes the position that [`EngineGame::parse_fen`] reads back.
+    fn format_fen(&self) -> String {
+        self.format_position()
+    }
+
     /// Reads a move's notation without checking it is legal here.
     fn parse_move_text(text: &str) -> Result<Self::Move, String>;
 
@@ -367,13 +378,34 @@ impl<M: Clone> From<&SearchReport<M>> for HintLine<M> {
 /// Something a job reports while it runs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Progress<M> {
-    /// A search iteration finished.
-    Iteration { nodes: u64, elapsed: Duration },
+    /// A search iteration finished: what it found and what it cost so far.
+    Iteration {
+        depth: u32,
+        score: Score,
+        confidence: Confidence,
+        pv: Vec<M>,
+        nodes: u64,
+        elapsed: Duration,
+    },
     /// Position after `moves_made` moves scored `score` for its mover.
     Analysis { moves_made: usize, score: Score },
     /// A hint line as far as it is searched: a later one for the same first move
     /// replaces it.
     Hint(HintLine<M>),
+}
+
+impl<M: Clone> Progress<M> {
+    /// The progress report of a finished iteration.
+    fn iteration(report: &SearchReport<M>) -> Progress<M> {
+        Progress::Iteration {
+            depth: report.depth,
+            score: report.score,
+            confidence: report.confidence,
+            pv: report.pv.clone(),
+            nodes: report.nodes,
+            elapsed: report.elapsed,
+        }
+    }
 }
 
 /// What a finished job gives back.

@@ -7,7 +7,7 @@ use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
 use crate::eval::{Evaluator, OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Game, Score};
 use crate::othello::ggf::GgfGame;
-use crate::othello::notation::{format_position, parse_position};
+use crate::othello::notation::{format_fen, format_position, parse_fen, parse_position};
 use crate::othello::{DISC, Move, Position};
 use crate::search::Searcher;
 
@@ -26,6 +26,14 @@ impl EngineGame for Position {
 
     fn format_position(&self) -> String {
         format_position(self)
+    }
+
+    fn parse_fen(text: &str) -> Result<Self, String> {
+        parse_fen(text).map_err(|e| e.to_string())
+    }
+
+    fn format_fen(&self) -> String {
+        format_fen(self)
     }
 
     fn parse_move_text(text: &str) -> Result<Move, String> {

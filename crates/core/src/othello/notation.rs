@@ -127,6 +127,128 @@ pub fn format_position(pos: &Position) -> String {
     text
 }
 
+/// The Othello start position in [`parse_fen`]'s format.
+pub const START_FEN: &str = "8/8/8/3ox3/3xo3/8/8/8 x";
+
+/// Reads a FEN-style position, the format UGI match runners pass to `position fen` (laid
+/// out like the Ataxx FEN they also use): the eight rows as drawn, row 1 first, separated
+/// by `/`, each from column a to h with `x` for Black, `o` for White and a digit 1-8 for
+/// that many empty squares; then the side to move, `x` or `o`. Upper case reads too.
+/// Ataxx-style move counters after the side to move (two whole numbers) are accepted and
+/// ignored: Othello needs neither.
+pub fn parse_fen(text: &str) -> Result<Position, FormatError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let (board, side, counters) = match fields[..] {
+        [] => return Err(FormatError::new("fen: empty")),
+        [_] => {
+            return Err(FormatError::new(
+                "fen: the side to move (x or o) is missing after the board",
+            ));
+        }
+        [board, side, ref counters @ ..] => (board, side, counters),
+    };
+    if !counters.is_empty()
+        && (counters.len() != 2 || !counters.iter().all(|c| c.parse::<u32>().is_ok()))
+    {
+        return Err(FormatError::new(
+            "fen: after the side to move only two move counters may follow",
+        ));
+    }
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != 8 {
+        return Err(FormatError::new(format!(
+            "fen: {} rows, expected 8 separated by /",
+            rows.len()
+        )));
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for (row, text) in rows.iter().enumerate() {
+        let mut column = 0u32;
+        let mut last_digit = false;
+        for c in text.chars() {
+            let square = row as u32 * 8 + column;
+            match c {
+                '1'..='8' => {
+                    if last_digit {
+                        return Err(FormatError::new(format!(
+                            "fen: row {} has two digits in a row",
+                            row + 1
+                        )));
+                    }
+                    column += c as u32 - '0' as u32;
+                    last_digit = true;
+                    continue;
+                }
+                'x' | 'X' if column < 8 => black |= 1 << square,
+                'o' | 'O' if column < 8 => white |= 1 << square,
+                'x' | 'X' | 'o' | 'O' => column += 1,
+                _ => {
+                    return Err(FormatError::new(format!(
+                        "fen: {c:?} in row {} is not x, o or a digit 1-8",
+                        row + 1
+                    )));
+                }
+            }
+            column += 1;
+            last_digit = false;
+        }
+        if column != 8 {
+            return Err(FormatError::new(format!(
+                "fen: row {} has {column} squares, expected 8",
+                row + 1
+            )));
+        }
+    }
+    let side = match side {
+        "x" | "X" => Color::Black,
+        "o" | "O" => Color::White,
+        other => {
+            return Err(FormatError::new(format!(
+                "fen: side to move {:?} is neither x nor o",
+                crate::text::shorten(other, 20)
+            )));
+        }
+    };
+    Position::from_colors(black, white, side).map_err(FormatError::new)
+}
+
+/// Writes `pos` in [`parse_fen`]'s format (lower case, no move counters).
+pub fn format_fen(pos: &Position) -> String {
+    let (black, white) = (pos.black(), pos.white());
+    let mut text = String::new();
+    for row in 0..8 {
+        if row > 0 {
+            text.push('/');
+        }
+        let mut empty = 0;
+        for column in 0..8 {
+            let bit = 1u64 << (row * 8 + column);
+            let c = if black & bit != 0 {
+                'x'
+            } else if white & bit != 0 {
+                'o'
+            } else {
+                empty += 1;
+                continue;
+            };
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+                empty = 0;
+            }
+            text.push(c);
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+    }
+    text.push(' ');
+    text.push(match pos.side {
+        Color::Black => 'x',
+        Color::White => 'o',
+    });
+    text
+}
+
 /// `a1`..`h8` for a square index.
 fn square_name(square: u32) -> String {
     format!(
@@ -139,6 +261,36 @@ fn square_name(square: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fen_reads_and_writes_the_start_and_other_positions() {
+        use crate::game::Game;
+        assert_eq!(parse_fen(START_FEN), Ok(Position::start()));
+        assert_eq!(format_fen(&Position::start()), START_FEN);
+        assert_eq!(
+            parse_fen("8/8/8/3OX3/3XO3/8/8/8 X 0 1"),
+            Ok(Position::start())
+        );
+        let pos = Position::start().play("d3".parse().unwrap());
+        assert_eq!(format_fen(&pos), "8/8/3x4/3xx3/3xo3/8/8/8 o");
+        assert_eq!(parse_fen(&format_fen(&pos)), Ok(pos));
+        for bad in [
+            "",
+            "8/8/8/3ox3/3xo3/8/8/8",
+            "8/8/8/3ox3/3xo3/8/8 x",
+            "8/8/8/3ox3/3xo3/8/8/8/8 x",
+            "8/8/8/3ox4/3xo3/8/8/8 x",
+            "8/8/8/3ox2/3xo3/8/8/8 x",
+            "8/8/8/3oy3/3xo3/8/8/8 x",
+            "8/8/8/3ox3/3xo3/8/8/44 x",
+            "8/8/8/3ox3/3xo3/8/8/8 b",
+            "8/8/8/3ox3/3xo3/8/8/8 x 0",
+            "8/8/8/3ox3/3xo3/8/8/8 x a b",
+            "8/8/8/3-x3/3xo3/8/8/8 x",
+        ] {
+            assert!(parse_fen(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn start_position_round_trip() {

@@ -1,4 +1,4 @@
-//! The text protocols on stdin/stdout: NBoard 2 and GTP 2.
+//! The text protocols on stdin/stdout: NBoard 2, GTP 2 and UGI.
 //!
 //! One thread reads input lines ([`lexer::read_lines`]); the main thread turns each into a
 //! typed command, drives the [`Engine`](crate::engine::Engine) (whose jobs run on a third
@@ -9,6 +9,7 @@ pub mod gogui;
 pub mod gtp;
 pub mod lexer;
 pub mod nboard;
+pub mod ugi;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use lexer::InputError;
 pub enum Protocol {
     NBoard,
     Gtp,
+    Ugi,
 }
 
 impl Protocol {
@@ -33,7 +35,8 @@ impl Protocol {
         match name.to_ascii_lowercase().as_str() {
             "nboard" => Ok(Protocol::NBoard),
             "gtp" => Ok(Protocol::Gtp),
-            _ => Err(format!("unknown protocol {name:?} (nboard or gtp)")),
+            "ugi" => Ok(Protocol::Ugi),
+            _ => Err(format!("unknown protocol {name:?} (nboard, gtp or ugi)")),
         }
     }
 }
@@ -108,6 +111,7 @@ pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result
             Some(line) => {
                 let chosen = match line.as_ref().map(|l| lexer::command_word(l)) {
                     Ok(Some(("nboard", _))) => Protocol::NBoard,
+                    Ok(Some(("ugi", _))) => Protocol::Ugi,
                     _ => Protocol::Gtp,
                 };
                 first = Some(line);
@@ -195,6 +199,10 @@ fn run_session<G: EngineGame>(
         }
         Protocol::Gtp => {
             let mut session = gtp::Gtp::<G>::new(settings.clone(), wake, out)?;
+            Ok(event_loop(&mut session, first, events))
+        }
+        Protocol::Ugi => {
+            let mut session = ugi::Ugi::<G>::new(settings.clone(), wake, out)?;
             Ok(event_loop(&mut session, first, events))
         }
     }

@@ -396,7 +396,7 @@ impl<G: EngineGame> NBoard<G> {
     fn progress(&mut self) {
         for item in self.engine.take_progress() {
             match item {
-                Progress::Iteration { nodes, elapsed } => {
+                Progress::Iteration { nodes, elapsed, .. } => {
                     if matches!(
                         self.request,
                         Some(Request::Go | Request::Hint | Request::Solve)

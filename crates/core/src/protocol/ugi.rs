@@ -1,0 +1,832 @@
+//! UGI, the Universal Game Interface of the cutegames match runner: UCI's commands made
+//! game-neutral, plus `query` for the referee's questions (protocol.md for users).
+//!
+//! A `go` runs as a job: `info` lines follow its iterations and `bestmove` ends it. While
+//! it runs, `stop` cuts it short, and `isready`, `query` and `ugi` are answered at once
+//! (when nothing waits); any other command waits in a bounded queue and runs after the
+//! `bestmove`, in order. `quit` or end of input cuts the search short: its `bestmove` is
+//! written, then what waited (its searches cut short too), then the engine exits. UGI has no error reply: a line that cannot be
+//! carried out is answered with `info string error: ...` and changes nothing, so stdout
+//! never carries anything a driver could take for a reply.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::lexer::{self, InputError};
+use super::{Flow, Output, Session};
+use crate::engine::{
+    Choice, DEFAULT_DEPTH, Engine, EngineGame, Job, Outcome, Played, Progress, Record, Settings,
+};
+use crate::game::{Color, Score};
+use crate::options::{self, Range, Refused};
+use crate::search::{Clock, DEFAULT_HASH_MB, Limits};
+
+/// The null move UCI drivers write; read as a pass.
+const NULL_MOVE: &str = "0000";
+
+/// Where `position` starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    StartPos,
+    Fen(String),
+}
+
+/// The arguments of `go`, as given (times in milliseconds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub p1time: Option<u64>,
+    pub p2time: Option<u64>,
+    pub p1inc: Option<u64>,
+    pub p2inc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+/// The questions of `query`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    GameOver,
+    P1Turn,
+    Result,
+}
+
+/// One parsed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Ugi,
+    IsReady,
+    NewGame,
+    Position { start: Start, moves: Vec<String> },
+    Go(Go),
+    Stop,
+    Quit,
+    Query(Query),
+    SetOption { name: String, value: String },
+}
+
+/// Why a line was refused: the text after `info string error: `.
+pub type Refusal = String;
+
+/// Times are refused beyond this (about 31 years in milliseconds).
+const MAX_MS: u64 = 1 << 40;
+
+fn milliseconds(key: &str, text: &str) -> Result<u64, Refusal> {
+    match text.parse::<u64>() {
+        Ok(ms) if ms <= MAX_MS && text.bytes().all(|b| b.is_ascii_digit()) => Ok(ms),
+        _ => Err(format!(
+            "go: {key} expects milliseconds (a whole number from 0), got {:?}",
+            lexer::shorten(text)
+        )),
+    }
+}
+
+fn ranged<T>(key: &str, text: &str, range: &Range<T>) -> Result<T, Refusal>
+where
+    T: Copy + PartialOrd + std::fmt::Display + std::str::FromStr,
+{
+    range.parse(text).map_err(|refused| match refused {
+        Refused::OutOfRange(message) => format!("go: {message}"),
+        Refused::NotANumber => {
+            format!("go: {key} expects a number, got {:?}", lexer::shorten(text))
+        }
+    })
+}
+
+fn parse_go(args: &str) -> Result<Go, Refusal> {
+    let words = lexer::words(args);
+    let mut go = Go::default();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        if seen.contains(&key) {
+            return Err(format!("go: {key} given twice"));
+        }
+        seen.push(key);
+        if key == "infinite" {
+            go.infinite = true;
+            i += 1;
+            continue;
+        }
+        let known = [
+            "p1time",
+            "p2time",
+            "p1inc",
+            "p2inc",
+            "movestogo",
+            "movetime",
+            "depth",
+            "nodes",
+        ];
+        if !known.contains(&key) {
+            return Err(format!(
+                "go: unknown parameter {:?} (p1time p2time p1inc p2inc movestogo movetime depth nodes infinite)",
+                lexer::shorten(key)
+            ));
+        }
+        let Some(&value) = words.get(i + 1) else {
+            return Err(format!("go: {key} needs a value"));
+        };
+        match key {
+            "p1time" => go.p1time = Some(milliseconds(key, value)?),
+            "p2time" => go.p2time = Some(milliseconds(key, value)?),
+            "p1inc" => go.p1inc = Some(milliseconds(key, value)?),
+            "p2inc" => go.p2inc = Some(milliseconds(key, value)?),
+            "movestogo" => {
+                go.movestogo = match value.parse::<u32>() {
+                    Ok(n) if n >= 1 && value.bytes().all(|b| b.is_ascii_digit()) => Some(n),
+                    _ => {
+                        return Err(format!(
+                            "go: movestogo expects a whole number from 1, got {:?}",
+                            lexer::shorten(value)
+                        ));
+                    }
+                }
+            }
+            "movetime" => go.movetime = Some(ranged(key, value, &options::MOVETIME_MS)?),
+            "depth" => go.depth = Some(ranged(key, value, &options::DEPTH)?),
+            _ => go.nodes = Some(ranged(key, value, &options::NODES)?),
+        }
+        i += 2;
+    }
+    Ok(go)
+}
+
+fn parse_position(args: &str) -> Result<Command, Refusal> {
+    let words = lexer::words(args);
+    let (start, rest) = match words.split_first() {
+        Some((&"startpos", rest)) => (None, rest),
+        Some((&"fen", rest)) => {
+            let end = rest
+                .iter()
+                .position(|w| *w == "moves")
+                .unwrap_or(rest.len());
+            if end == 0 {
+                return Err("position fen: the position is missing".into());
+            }
+            (Some(rest[..end].join(" ")), &rest[end..])
+        }
+        Some((other, _)) => {
+            return Err(format!(
+                "position: expected startpos or fen, got {:?}",
+                lexer::shorten(other)
+            ));
+        }
+        None => return Err("position: expected startpos or fen".into()),
+    };
+    let moves = match rest.split_first() {
+        None => Vec::new(),
+        Some((&"moves", moves)) => moves.iter().map(|m| m.to_string()).collect(),
+        Some((other, _)) => {
+            return Err(format!(
+                "position: expected moves after the position, got {:?}",
+                lexer::shorten(other)
+            ));
+        }
+    };
+    Ok(Command::Position {
+        start: start.map_or(Start::StartPos, Start::Fen),
+        moves,
+    })
+}
+
+fn parse_setoption(args: &str) -> Result<Command, Refusal> {
+    let words = lexer::words(args);
+    let Some((&"name", rest)) = words.split_first() else {
+        return Err("setoption: expected setoption name NAME value VALUE".into());
+    };
+    let split = rest
+        .iter()
+        .position(|w| *w == "value")
+        .unwrap_or(rest.len());
+    let name = rest[..split].join(" ");
+    if name.is_empty() {
+        return Err("setoption: the option name is missing".into());
+    }
+    let value = rest.get(split + 1..).unwrap_or_default().join(" ");
+    Ok(Command::SetOption { name, value })
+}
+
+/// Reads one command line (not blank).
+pub fn parse(line: &str) -> Result<Command, Refusal> {
+    let Some((name, args)) = lexer::command_word(line) else {
+        return Err("empty line".into());
+    };
+    let none = |command: Command| {
+        lexer::none(name, args)
+            .map(|()| command)
+            .map_err(|e| e.to_string())
+    };
+    match name {
+        "ugi" => none(Command::Ugi),
+        "isready" => none(Command::IsReady),
+        "uginewgame" => none(Command::NewGame),
+        "position" => parse_position(args),
+        "go" => parse_go(args).map(Command::Go),
+        "stop" => none(Command::Stop),
+        "quit" => none(Command::Quit),
+        "query" => match lexer::words(args)[..] {
+            ["gameover"] => Ok(Command::Query(Query::GameOver)),
+            ["p1turn"] => Ok(Command::Query(Query::P1Turn)),
+            ["result"] => Ok(Command::Query(Query::Result)),
+            _ => Err(format!(
+                "query: expected gameover, p1turn or result, got {:?}",
+                lexer::shorten(args.trim())
+            )),
+        },
+        "setoption" => parse_setoption(args),
+        _ => Err(format!("unknown command {:?}", lexer::shorten(name))),
+    }
+}
+
+/// The search in flight.
+struct Search {
+    infinite: bool,
+    /// `stop` came: an infinite search answers as soon as it ends.
+    stopped: bool,
+    /// Whether an `info` line went out for it.
+    reported: bool,
+}
+
+/// A UGI session over game `G`.
+pub struct Ugi<G: EngineGame> {
+    engine: Engine<G>,
+    out: Output,
+    search: Option<Search>,
+    /// The answer of an infinite search that ended before `stop`.
+    held: Option<String>,
+    /// Lines that came during a search, to run after it.
+    pending: VecDeque<Result<String, InputError>>,
+    /// End of input seen: searches are cut short.
+    quitting: bool,
+}
+
+impl<G: EngineGame> Ugi<G> {
+    pub fn new(
+        settings: Settings,
+        wake: Arc<dyn Fn() + Send + Sync>,
+        out: Output,
+    ) -> Result<Ugi<G>, String> {
+        Ok(Ugi {
+            engine: Engine::new(settings, wake)?,
+            out,
+            search: None,
+            held: None,
+            pending: VecDeque::new(),
+            quitting: false,
+        })
+    }
+
+    fn error(&mut self, message: &str) {
+        log::info!("refused: {message}");
+        self.out.line(&format!("info string error: {message}"));
+    }
+
+    /// The player who moves first in the game's start position.
+    fn p1() -> Color {
+        G::start().side_to_move()
+    }
+
+    fn options(&self) -> Vec<String> {
+        let settings = self.engine.settings();
+        let eval = settings.eval.clone().unwrap_or_else(|| {
+            G::evaluator_names()
+                .first()
+                .unwrap_or(&"default")
+                .to_string()
+        });
+        let vars: String = G::evaluator_names()
+            .iter()
+            .map(|name| format!(" var {name}"))
+            .collect();
+        vec![
+            format!(
+                "option name Hash type spin default {} min {} max {}",
+                settings.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+                options::HASH_MB.min,
+                options::HASH_MB.max
+            ),
+            format!(
+                "option name Threads type spin default {} min {} max {}",
+                settings.threads.unwrap_or(1),
+                options::THREADS.min,
+                options::THREADS.max
+            ),
+            format!("option name Eval type combo default {eval}{vars}"),
+            format!(
+                "option name Seed type string default {}",
+                settings
+                    .seed
+                    .map_or_else(|| "none".to_string(), |s| s.to_string())
+            ),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), Refusal> {
+        let number = |range: &Range<usize>| {
+            range.parse(value).map_err(|refused| match refused {
+                Refused::OutOfRange(message) => format!("setoption: {message}"),
+                Refused::NotANumber => format!(
+                    "setoption: {name} expects a number, got {:?}",
+                    lexer::shorten(value)
+                ),
+            })
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb = number(&options::HASH_MB)?;
+                self.engine
+                    .set_hash_mb(mb)
+                    .map_err(|error| format!("setoption: hash {mb}: {error}"))
+            }
+            "threads" => {
+                let threads = number(&options::THREADS)?;
+                self.engine.set_threads(threads);
+                Ok(())
+            }
+            "eval" => self
+                .engine
+                .set_evaluator(value)
+                .map_err(|error| format!("setoption: {error}")),
+            "seed" => {
+                let seed = if value.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    Some(value.parse::<u64>().map_err(|_| {
+                        format!(
+                            "setoption: seed expects a whole number or none, got {:?}",
+                            lexer::shorten(value)
+                        )
+                    })?)
+                };
+                self.engine.set_seed(seed);
+                Ok(())
+            }
+            _ => Err(format!(
+                "setoption: unknown option {:?} (Hash, Threads, Eval, Seed)",
+                lexer::shorten(name)
+            )),
+        }
+    }
+
+    /// The game `position` describes, every move checked; a move by the other side where
+    /// the mover has to pass gets the pass put in front of it.
+    fn record(start: &Start, moves: &[String]) -> Result<Record<G>, Refusal> {
+        let start = match start {
+            Start::StartPos => G::start(),
+            Start::Fen(text) => G::parse_fen(text).map_err(|e| format!("position: {e}"))?,
+        };
+        let mut record = Record::new(start.clone());
+        let mut pos = start;
+        let legal = |pos: &G, mv: G::Move| pos.legal_moves().as_ref().contains(&mv);
+        for (index, text) in moves.iter().enumerate() {
+            let word = if text == NULL_MOVE { "pass" } else { text };
+            let mv = G::parse_move_text(word)
+                .map_err(|e| format!("position: move {} {text:?}: {e}", index + 1))?;
+            let mut played = vec![mv];
+            if !legal(&pos, mv) {
+                match pos.forced_pass() {
+                    Some(pass) if pass != mv && legal(&pos.play(pass), mv) => {
+                        played.insert(0, pass);
+                    }
+                    _ => {
+                        return Err(format!("position: move {} {text:?} is illegal", index + 1));
+                    }
+                }
+            }
+            for mv in played {
+                record.moves.push(Played { mv, seconds: None });
+                pos = pos.play(mv);
+            }
+        }
+        Ok(record)
+    }
+
+    /// The limits of `go`: its own depth and nodes, else the settings'; the mover's clock
+    /// or a time per move; none at all for an infinite search.
+    fn limits(&self, go: &Go) -> Limits {
+        let settings = self.engine.settings();
+        let depth = go.depth.or(settings.depth);
+        let nodes = go.nodes.or(settings.nodes);
+        if go.infinite {
+            return Limits {
+                depth: go.depth,
+                nodes: go.nodes,
+                ..Limits::default()
+            };
+        }
+        let (time, inc) = if self.engine.position().side_to_move() == Self::p1() {
+            (go.p1time, go.p1inc)
+        } else {
+            (go.p2time, go.p2inc)
+        };
+        let clock = time.map(|ms| Clock {
+            remaining: Duration::from_millis(ms),
+            increment: Duration::from_millis(inc.unwrap_or(0)),
+            moves_to_go: go.movestogo,
+        });
+        let base = self
+            .engine
+            .limits_with(go.movetime.map(Duration::from_millis), clock);
+        let mut limits = Limits {
+            depth,
+            nodes,
+            // A level's endgame holds only while the depth is the level's own.
+            endgame: base.endgame.filter(|_| go.depth.is_none()),
+            ..base
+        };
+        if limits == Limits::default() {
+            limits.depth = Some(DEFAULT_DEPTH);
+        }
+        limits
+    }
+
+    fn execute(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Ugi => {
+                self.out.line("id name iago");
+                self.out.line("id author the iago authors");
+                for option in self.options() {
+                    self.out.line(&option);
+                }
+                self.out.line("ugiok");
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::Quit => {
+                self.engine.stop();
+                self.search = None;
+                return Flow::Exit;
+            }
+            Command::Stop => {
+                if let Some(search) = &mut self.search {
+                    search.stopped = true;
+                    self.engine.hurry();
+                    if let Some(text) = self.held.take() {
+                        self.search = None;
+                        self.out.line(&text);
+                    }
+                }
+            }
+            Command::Query(query) => {
+                let pos = self.engine.position();
+                let answer = match query {
+                    Query::GameOver => pos.is_game_over().to_string(),
+                    Query::P1Turn => (pos.side_to_move() == Self::p1()).to_string(),
+                    Query::Result => Self::result(&pos).to_string(),
+                };
+                self.out.line(&format!("response {answer}"));
+            }
+            Command::NewGame => self.engine.new_game(G::start()),
+            Command::Position { start, moves } => match Self::record(&start, &moves) {
+                Ok(record) => self.engine.set_record(record),
+                Err(error) => self.error(&error),
+            },
+            Command::SetOption { name, value } => {
+                if let Err(error) = self.set_option(&name, &value) {
+                    self.error(&error);
+                }
+            }
+            Command::Go(go) => self.go(&go),
+        }
+        Flow::Continue
+    }
+
+    /// `p1win`, `p2win`, `draw` or `none` (the game goes on).
+    fn result(pos: &G) -> &'static str {
+        if !pos.is_game_over() {
+            return "none";
+        }
+        let mover = pos.final_score();
+        let p1: Score = if pos.side_to_move() == Self::p1() {
+            mover
+        } else {
+            -mover
+        };
+        match p1 {
+            0 => "draw",
+            s if s > 0 => "p1win",
+            _ => "p2win",
+        }
+    }
+
+    fn go(&mut self, go: &Go) {
+        if self.engine.position().is_game_over() {
+            self.out.line("info string the game is over");
+            self.out.line(&format!("bestmove {NULL_MOVE}"));
+            return;
+        }
+        let limits = self.limits(go);
+        log::debug!("go: {limits:?}");
+        self.search = Some(Search {
+            infinite: go.infinite,
+            stopped: false,
+            reported: false,
+        });
+        self.held = None;
+        self.engine.start(Job::Go { limits });
+        if self.quitting {
+            self.engine.hurry();
+            if let Some(search) = &mut self.search {
+                search.stopped = true;
+            }
+            let outcome = self.engine.wait();
+            self.progress();
+            self.complete(outcome);
+        }
+    }
+
+    /// Moves as UGI writes them, stopping at one that is not legal (never print one).
+    fn pv_text(pos: &G, pv: &[G::Move]) -> String {
+        let mut pos = pos.clone();
+        let mut words = Vec::new();
+        for &mv in pv {
+            if !pos.legal_moves().as_ref().contains(&mv) {
+                break;
+            }
+            words.push(pos.format_move(mv));
+            pos = pos.play(mv);
+        }
+        words.join(" ")
+    }
+
+    fn info(
+        pos: &G,
+        depth: u32,
+        score: Score,
+        nodes: u64,
+        time: Duration,
+        pv: &[G::Move],
+    ) -> String {
+        let mut text = format!(
+            "info depth {depth} score cp {score} nodes {nodes} time {}",
+            time.as_millis()
+        );
+        let pv = Self::pv_text(pos, pv);
+        if !pv.is_empty() {
+            text.push_str(" pv ");
+            text.push_str(&pv);
+        }
+        text
+    }
+
+    fn progress(&mut self) {
+        let items = self.engine.take_progress();
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        let pos = self.engine.position();
+        for item in items {
+            if let Progress::Iteration {
+                depth,
+                score,
+                pv,
+                nodes,
+                elapsed,
+                ..
+            } = item
+            {
+                search.reported = true;
+                self.out
+                    .line(&Self::info(&pos, depth, score, nodes, elapsed, &pv));
+            }
+        }
+    }
+
+    fn complete(&mut self, outcome: Option<Outcome<G::Move>>) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        let pos = self.engine.position();
+        let text = match outcome {
+            Some(Outcome::Move(choice)) => {
+                if !search.reported {
+                    self.final_info(&pos, &choice);
+                }
+                match choice.mv {
+                    Some(mv) => format!("bestmove {}", pos.format_move(mv)),
+                    None => format!("bestmove {NULL_MOVE}"),
+                }
+            }
+            other => {
+                log::error!("go ended with {other:?}");
+                self.out.line("info string error: the search failed");
+                format!("bestmove {NULL_MOVE}")
+            }
+        };
+        if search.infinite && !search.stopped {
+            // UCI's rule: an infinite search answers only once stopped.
+            self.held = Some(text);
+            self.search = Some(search);
+        } else {
+            self.out.line(&text);
+        }
+    }
+
+    /// One `info` line for a move chosen without iterations (book, forced pass).
+    fn final_info(&mut self, pos: &G, choice: &Choice<G::Move>) {
+        if choice.from_book {
+            self.out.line("info string book move");
+        }
+        if choice.depth > 0 || choice.from_book {
+            let line = Self::info(
+                pos,
+                choice.depth,
+                choice.score,
+                choice.nodes,
+                choice.elapsed,
+                &choice.pv,
+            );
+            self.out.line(&line);
+        }
+    }
+}
+
+impl<G: EngineGame> Ugi<G> {
+    /// Handles one line while no search runs.
+    fn handle(&mut self, line: Result<String, InputError>) -> Flow {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => {
+                self.error(&format!("input: {error}"));
+                return Flow::Continue;
+            }
+        };
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        match parse(&line) {
+            Ok(command) => self.execute(command),
+            Err(error) => {
+                self.error(&error);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Runs waiting lines until one starts a search (or asks to exit).
+    fn drain(&mut self) -> Flow {
+        while self.search.is_none() {
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            let flow = self.handle(line);
+            if flow != Flow::Continue {
+                return flow;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// A line during a search: acted on at once, or queued.
+    fn during_search(&mut self, line: Result<String, InputError>) -> Flow {
+        let command = line.as_ref().ok().and_then(|l| parse(l).ok());
+        match command {
+            Some(Command::Stop) => return self.execute(Command::Stop),
+            Some(Command::Quit) => {
+                // In its turn, after the search's answer: cut the search short, and any
+                // waiting before the quit too.
+                self.quitting = true;
+                self.execute(Command::Stop);
+                self.pending.push_back(line);
+                return Flow::Continue;
+            }
+            Some(command @ (Command::IsReady | Command::Query(_) | Command::Ugi))
+                if self.pending.is_empty() =>
+            {
+                return self.execute(command);
+            }
+            _ => self.pending.push_back(line),
+        }
+        if self.pending.len() > super::QUEUE {
+            let until_stop = self.held.is_some()
+                || self
+                    .search
+                    .as_ref()
+                    .is_some_and(|search| search.infinite && !search.stopped);
+            if until_stop {
+                // An infinite search ends only with stop: waiting for it would never end.
+                self.pending.pop_back();
+                self.error("too many commands wait for stop: line dropped");
+                return Flow::Continue;
+            }
+            // Too much waiting: finish the search before reading more.
+            let outcome = self.engine.wait();
+            self.progress();
+            self.complete(outcome);
+            return self.drain();
+        }
+        Flow::Continue
+    }
+}
+
+impl<G: EngineGame> Session for Ugi<G> {
+    fn line(&mut self, line: Result<String, InputError>) -> Flow {
+        if self.search.is_some() {
+            let flow = self.during_search(line);
+            if flow != Flow::Continue {
+                return flow;
+            }
+            return self.drain();
+        }
+        self.handle(line)
+    }
+
+    fn wake(&mut self) -> Flow {
+        self.progress();
+        if self.held.is_none()
+            && self.search.is_some()
+            && let Some(outcome) = self.engine.poll()
+        {
+            self.progress();
+            self.complete(Some(outcome));
+            return self.drain();
+        }
+        Flow::Continue
+    }
+
+    fn end(&mut self) {
+        self.quitting = true;
+        if let Some(search) = &mut self.search {
+            search.stopped = true;
+            if let Some(text) = self.held.take() {
+                self.search = None;
+                self.out.line(&text);
+            } else {
+                self.engine.hurry();
+                let outcome = self.engine.wait();
+                self.progress();
+                self.complete(outcome);
+            }
+        }
+        let _ = self.drain();
+    }
+
+    fn busy(&self) -> bool {
+        self.search.is_some() && self.held.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands() {
+        assert_eq!(parse("ugi"), Ok(Command::Ugi));
+        assert_eq!(
+            parse("position startpos moves d3 c5"),
+            Ok(Command::Position {
+                start: Start::StartPos,
+                moves: vec!["d3".into(), "c5".into()]
+            })
+        );
+        assert_eq!(
+            parse("position fen 8/8/8/3ox3/3xo3/8/8/8 x moves d3"),
+            Ok(Command::Position {
+                start: Start::Fen("8/8/8/3ox3/3xo3/8/8/8 x".into()),
+                moves: vec!["d3".into()]
+            })
+        );
+        assert_eq!(
+            parse("go p1time 1000 p2time 900 p1inc 10 p2inc 20"),
+            Ok(Command::Go(Go {
+                p1time: Some(1000),
+                p2time: Some(900),
+                p1inc: Some(10),
+                p2inc: Some(20),
+                ..Go::default()
+            }))
+        );
+        assert_eq!(
+            parse("setoption name Hash value 16"),
+            Ok(Command::SetOption {
+                name: "Hash".into(),
+                value: "16".into()
+            })
+        );
+        for bad in [
+            "go depth 0",
+            "go depth x",
+            "go p1time -5",
+            "go p1time",
+            "go depth 3 depth 4",
+            "go wtime 5",
+            "position",
+            "position fen",
+            "position fen moves d3",
+            "position startpos d3",
+            "query",
+            "query turn",
+            "setoption Hash 16",
+            "setoption name",
+            "isready now",
+            "uci",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+}

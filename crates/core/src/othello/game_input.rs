@@ -193,7 +193,7 @@ mod tests {
     fn the_forms_agree() {
         let moves = parse_transcript("f5d6c3").unwrap();
         let expected = GameInput::from_moves(Position::start(), &moves).unwrap();
-        let ggs = START.replace('X', "*").replace(" *", " *");
+        let ggs = START.replace('X', "*");
         for text in [
             "f5d6c3".to_string(),
             "F5 D6 c3".to_string(),

@@ -115,7 +115,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "--json" => options.json = true,
             "--svg" => options.svg = Some(args.value(arg)?),
             "-" => options.game = Some("-".into()),
-            _ if arg.starts_with('-') => return Err(args.unknown(arg)),
+            _ if is_option(arg) => return Err(args.unknown(arg)),
             _ if options.game.is_none() => options.game = Some(arg.to_string()),
             _ => return Err(format!("analyze: unexpected argument {arg:?}")),
         }
@@ -135,6 +135,19 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         return Err("analyze: missing GAME (try `iago analyze --help`)".into());
     }
     Ok(Some(options))
+}
+
+/// Whether `arg` is meant as an option (`-h`, `--depth`): a position string may start
+/// with dashes too, its empty squares, but it is longer and has discs or spaces.
+fn is_option(arg: &str) -> bool {
+    let name = arg.trim_start_matches('-');
+    let dashes = arg.len() - name.len();
+    (1..=2).contains(&dashes)
+        && arg.len() < 30
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// Whether a word that is no game was meant as a file name.
@@ -310,8 +323,8 @@ fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
     );
     let _ = writeln!(
         text,
-        "{:>3} {:<5} {:>3} {:>6} {:>5} {:>6} {:>5} {:>4}  {}",
-        "#", "color", "emp", "played", "score", "best", "score", "lost", "search"
+        "{:>3} {:<5} {:>3} {:>6} {:>5} {:>6} {:>5} {:>4}  search",
+        "#", "color", "emp", "played", "score", "best", "score", "lost"
     );
     for row in rows {
         let lost = row.lost();
@@ -644,6 +657,23 @@ mod tests {
         assert_eq!(discs(150), 2);
         assert_eq!(discs(-150), -2);
         assert_eq!(discs(-49), 0);
+    }
+
+    #[test]
+    fn options_and_position_strings_starting_with_dashes() {
+        for option in ["-h", "--depth", "--no-such-thing", "-x"] {
+            assert!(is_option(option), "{option}");
+        }
+        let start = "---------------------------OX------XO--------------------------- X";
+        for game in [
+            start,
+            "-",
+            "---",
+            "f5d6",
+            &start.to_lowercase().replace(' ', ""),
+        ] {
+            assert!(!is_option(game), "{game}");
+        }
     }
 
     #[test]

@@ -396,3 +396,20 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn perft_reads_the_same_forms() {
+    let start = format_position(&Position::start());
+    let ggs = format!("[8 {}]", start.replace('X', "*"));
+    for position in ["f5d6", &format!("{start} f5 d6"), &format!("{ggs} F5D6")] {
+        let output = iago(&["perft", "2", position]);
+        assert!(output.status.success(), "{position}: {}", stderr(&output));
+        assert!(stdout(&output).starts_with("perft 2: 21\n"), "{position}");
+    }
+    let output = iago(&["perft", "1", "f5", "a1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "iago: perft: move 2 (a1): illegal for white\n"
+    );
+}

@@ -119,10 +119,27 @@ pub fn parse_game(text: &str) -> Result<GameInput, FormatError> {
         (start, rest)
     } else if let Some(split) = position_prefix(text) {
         (parse_position(&text[..split])?, &text[split..])
+    } else if text.starts_with(|c| {
+        matches!(
+            c,
+            'X' | 'x' | '*' | 'O' | 'o' | '0' | 'W' | 'w' | '-' | '.' | '_'
+        )
+    }) {
+        // A position string with a mistake (no transcript starts so): its error says which.
+        (parse_position(text)?, "")
     } else {
         (Position::start(), text)
     };
-    let moves = parse_transcript(rest)?;
+    let moves = parse_transcript(rest).map_err(|e| {
+        if start == Position::start() && !text.starts_with(|c: char| c.is_ascii_alphabetic() && c.to_ascii_lowercase() <= 'h') {
+            FormatError::new(format!(
+                "not a game: {:?} is neither moves (f5d6...), a position string, a GGS board string ([8 ...]) nor a GGF record ((;...;))",
+                crate::text::shorten(text, 20)
+            ))
+        } else {
+            e
+        }
+    })?;
     GameInput::from_moves(start, &moves)
 }
 
@@ -234,6 +251,13 @@ mod tests {
             "{error}"
         );
         assert!(parse_game("").is_err());
+        let error = parse_game("nonsense").unwrap_err().to_string();
+        assert!(
+            error.starts_with("not a game: \"nonsense\" is neither"),
+            "{error}"
+        );
+        let error = parse_game("XO-- X").unwrap_err().to_string();
+        assert!(error.contains("too short: 5 squares"), "{error}");
         assert!(parse_game("[8 ---]").is_err());
         assert!(parse_game("(;GM[Othello]B[a1];)").is_err());
         assert!(

@@ -7,7 +7,7 @@ use std::io::Read as _;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use super::args::Args;
+use super::args::{Args, is_option};
 use super::out::{Failure, out};
 use iago_core::eval::othello_evaluator;
 use iago_core::game::{Color, Game, Score};
@@ -135,19 +135,6 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         return Err("analyze: missing GAME (try `iago analyze --help`)".into());
     }
     Ok(Some(options))
-}
-
-/// Whether `arg` is meant as an option (`-h`, `--depth`): a position string may start
-/// with dashes too, its empty squares, but it is longer and has discs or spaces.
-fn is_option(arg: &str) -> bool {
-    let name = arg.trim_start_matches('-');
-    let dashes = arg.len() - name.len();
-    (1..=2).contains(&dashes)
-        && arg.len() < 30
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// Whether a word that is no game was meant as a file name.
@@ -657,23 +644,6 @@ mod tests {
         assert_eq!(discs(150), 2);
         assert_eq!(discs(-150), -2);
         assert_eq!(discs(-49), 0);
-    }
-
-    #[test]
-    fn options_and_position_strings_starting_with_dashes() {
-        for option in ["-h", "--depth", "--no-such-thing", "-x"] {
-            assert!(is_option(option), "{option}");
-        }
-        let start = "---------------------------OX------XO--------------------------- X";
-        for game in [
-            start,
-            "-",
-            "---",
-            "f5d6",
-            &start.to_lowercase().replace(' ', ""),
-        ] {
-            assert!(!is_option(game), "{game}");
-        }
     }
 
     #[test]

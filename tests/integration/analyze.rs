@@ -318,7 +318,7 @@ fn an_unfinished_game_and_help() {
         text.ends_with("result: not over, 58 empty squares left\n"),
         "{text}"
     );
-    assert!(text.contains("White: 1 moves, "), "{text}");
+    assert!(text.contains("White: 1 move, "), "{text}");
     let help = stdout(&iago(&["analyze", "--help"]));
     assert!(help.starts_with("usage: iago analyze GAME [OPTIONS]"));
     assert!(help.contains("\"played_score\""));

@@ -298,6 +298,11 @@ fn name(color: Color) -> &'static str {
     }
 }
 
+/// `1 move`, `2 moves`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
     let mut text = String::new();
     let who = |name: &Option<String>| name.clone().unwrap_or_else(|| "?".into());
@@ -338,15 +343,15 @@ fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
         let s = summary(rows, color);
         let _ = writeln!(
             text,
-            "{}: {} moves, {} mistakes, {} discs lost; {}",
+            "{}: {}, {}, {}; {}",
             if color == Color::Black {
                 "Black"
             } else {
                 "White"
             },
-            s.moves,
-            s.mistakes,
-            s.lost,
+            count(s.moves, "move"),
+            count(s.mistakes, "mistake"),
+            count(s.lost.unsigned_abs() as usize, "disc") + " lost",
             s.exact_from
                 .map_or("no exact scores".to_string(), |n| format!(
                     "exact from move {n}"

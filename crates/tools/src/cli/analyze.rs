@@ -493,6 +493,14 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
     // The exactly solved part.
     if let Some(first) = rows.iter().find(|row| row.exact) {
         let from = x(first.number - 1);
+        // The label in the half the curve leaves free there.
+        let exact_scores = points.iter().filter(|&&(i, _)| i + 1 >= first.number);
+        let above: i32 = exact_scores.map(|&(_, s)| s.signum()).sum();
+        let label_y = if above >= 0 {
+            TOP + plot_h - 8.0
+        } else {
+            TOP + 16.0
+        };
         let _ = writeln!(
             out,
             "<rect x=\"{from:.1}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{plot_h}\" fill=\"#dcebfa\"/>",
@@ -500,9 +508,8 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
         );
         let _ = writeln!(
             out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" fill=\"#3a6ea5\">exact from move {}</text>",
+            "<text x=\"{:.1}\" y=\"{label_y:.1}\" fill=\"#3a6ea5\">exact from move {}</text>",
             from + 4.0,
-            TOP + 14.0,
             first.number
         );
     }

@@ -394,6 +394,17 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         assert!(message.starts_with(&expected), "{args:?}: {message}");
         assert!(!std::path::Path::new(svg).exists(), "{args:?}");
     }
+    // A picture that cannot be written: an error, and no table.
+    let nowhere = dir.join("no-such-dir").join("curve.svg");
+    let nowhere = nowhere.to_str().unwrap();
+    let output = iago(&["analyze", "f5", "--depth", "2", "--svg", nowhere]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = stderr(&output);
+    assert!(
+        message.starts_with(&format!("iago: analyze: --svg {nowhere}: ")),
+        "{message}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

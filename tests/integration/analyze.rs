@@ -379,6 +379,10 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
             "iago: analyze: unknown option \"--frobnicate\" (try `iago analyze --help`)\n".into(),
         ),
         (
+            vec!["f5", "--game", "2"],
+            "iago: analyze: --game picks a game of a WTHOR file, and there is none\n".into(),
+        ),
+        (
             vec!["f5", "f6"],
             "iago: analyze: unexpected argument \"f6\"\n".into(),
         ),

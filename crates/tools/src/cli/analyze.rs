@@ -101,12 +101,13 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         json: false,
         svg: None,
     };
+    let mut game_number = None;
     let mut args = Args::new("analyze", args);
     while let Some(arg) = args.next() {
         match arg {
             "-h" | "--help" => return Ok(None),
             "--wthor" => options.wthor = Some(args.value(arg)?),
-            "--game" => options.game_number = args.ranged(arg, &GAME)?,
+            "--game" => game_number = Some(args.ranged(arg, &GAME)?),
             "--depth" => options.depth = args.ranged(arg, &iago_core::options::DEPTH)?,
             "--solve" => options.solve = args.ranged(arg, &SOLVE)?,
             "--eval" => options.eval = args.value(arg)?,
@@ -133,6 +134,12 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     }
     if options.game.is_none() && options.wthor.is_none() {
         return Err("analyze: missing GAME (try `iago analyze --help`)".into());
+    }
+    if let Some(number) = game_number {
+        if options.wthor.is_none() {
+            return Err("analyze: --game picks a game of a WTHOR file, and there is none".into());
+        }
+        options.game_number = number;
     }
     Ok(Some(options))
 }

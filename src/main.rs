@@ -18,6 +18,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
        iago label --wthor DIR --out FILE  score positions for training by search
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
+       iago analyze GAME [OPTIONS]        every move of a game against the best move
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
        iago eval-match A B [OPTIONS]      in-process games between two evaluators
        iago mill-eval-match A B [OPTIONS] Mill games between two evaluators
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Some("book") => cli::book::run(rest),
         Some("bench") => cli::bench::run(rest),
         Some("solve") => cli::solve::run(rest),
+        Some("analyze") => cli::analyze::run(rest),
         Some("fit-probcut") => cli::fit_probcut::run(rest),
         Some("train") => cli::train::run(rest),
         Some("label") => cli::label::run(rest),

@@ -114,7 +114,9 @@ fn every_command_byte_for_byte() {
             ("18 genmove b", Some("=18 pass")),
             (
                 "set_position nonsense",
-                Some("? position string: 'n' on a1 is not a disc (X O) or an empty square (-)"),
+                Some(
+                    "? not a game: \"nonsense\" is neither moves (f5d6...), a position string, a GGS board string ([8 ...]) nor a GGF record ((;...;))",
+                ),
             ),
             ("set_depth 0", Some("= ")),
             ("set_depth 65", Some("? depth must be between 1 and 64")),

@@ -8,6 +8,7 @@
 mod common;
 mod protocol_io;
 
+mod analyze;
 mod arena_match;
 mod arena_stats;
 mod book_file;

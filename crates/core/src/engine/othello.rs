@@ -6,8 +6,9 @@ use super::{BookHint, EngineBook, EngineGame, Played, Record};
 use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
 use crate::eval::{Evaluator, OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Game, Score};
+use crate::othello::game_input::parse_game;
 use crate::othello::ggf::GgfGame;
-use crate::othello::notation::{format_fen, format_position, parse_fen, parse_position};
+use crate::othello::notation::{format_fen, format_position, parse_fen};
 use crate::othello::{DISC, Move, Position};
 use crate::search::Searcher;
 
@@ -20,8 +21,11 @@ impl EngineGame for Position {
         Position::start()
     }
 
+    /// Any game or position [`parse_game`] reads: the position after its moves.
     fn parse_position(text: &str) -> Result<Self, String> {
-        parse_position(text).map_err(|e| e.to_string())
+        parse_game(text)
+            .map(|game| game.final_position())
+            .map_err(|e| e.to_string())
     }
 
     fn format_position(&self) -> String {
@@ -276,5 +280,22 @@ mod tests {
             pos.result_text(),
             "Black wins by 24: Black 40, White 20 discs."
         );
+    }
+
+    #[test]
+    fn positions_come_in_every_game_form() {
+        let after = Position::start().play("f5".parse().unwrap());
+        let start = format_position(&Position::start());
+        let ggs = format!("[8 {}]", start.replace('X', "*"));
+        for text in [
+            "f5".to_string(),
+            format!("{start} F5"),
+            format!("{ggs} f5"),
+            "(;GM[Othello]B[f5];)".to_string(),
+        ] {
+            assert_eq!(Position::parse_position(&text), Ok(after), "{text}");
+        }
+        assert_eq!(Position::parse_position(&ggs), Ok(Position::start()));
+        assert!(Position::parse_position("f5 a1").is_err());
     }
 }

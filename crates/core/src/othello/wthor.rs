@@ -71,9 +71,8 @@ fn replay(bytes: &[u8]) -> Result<Vec<Move>, FormatError> {
     Ok(moves)
 }
 
-/// Reads the games of a WTHOR file's bytes. Games whose moves do not replay legally are
-/// skipped (and logged); a malformed header or a truncated file is an error.
-pub fn parse_wthor(bytes: &[u8]) -> Result<Vec<WthorGame>, FormatError> {
+/// The number of games and their year from a WTHOR header, which is checked.
+fn header(bytes: &[u8]) -> Result<(usize, u16), FormatError> {
     let header = bytes
         .get(..HEADER_LEN)
         .ok_or_else(|| FormatError::new("WTHOR: file shorter than its 16-byte header"))?;
@@ -85,6 +84,13 @@ pub fn parse_wthor(bytes: &[u8]) -> Result<Vec<WthorGame>, FormatError> {
             "WTHOR: board size {board_size}, only 8x8 games are supported"
         )));
     }
+    Ok((games, year))
+}
+
+/// Reads the games of a WTHOR file's bytes. Games whose moves do not replay legally are
+/// skipped (and logged); a malformed header or a truncated file is an error.
+pub fn parse_wthor(bytes: &[u8]) -> Result<Vec<WthorGame>, FormatError> {
+    let (games, year) = header(bytes)?;
     let body = &bytes[HEADER_LEN..];
     if body.len() / RECORD_LEN < games {
         return Err(FormatError::new(format!(
@@ -142,6 +148,35 @@ pub fn read_wthor_file(path: impl AsRef<Path>) -> Result<Vec<WthorGame>, FormatE
     parse_wthor(&bytes).map_err(|e| e.context(path.display()))
 }
 
+/// Reads game `number` (from 1, in the file's order, whether or not other games replay)
+/// of one WTHOR file; a game whose moves are illegal is an error that says which.
+pub fn read_wthor_game(path: impl AsRef<Path>, number: usize) -> Result<WthorGame, FormatError> {
+    let path = path.as_ref();
+    let bytes =
+        std::fs::read(path).map_err(|e| FormatError::new(format!("{}: {e}", path.display())))?;
+    wthor_game(&bytes, number).map_err(|e| e.context(path.display()))
+}
+
+/// Game `number` (from 1) of a WTHOR file's bytes.
+pub fn wthor_game(bytes: &[u8], number: usize) -> Result<WthorGame, FormatError> {
+    let (games, year) = header(bytes)?;
+    let held = games.min((bytes.len() - HEADER_LEN) / RECORD_LEN);
+    if number == 0 || number > held {
+        return Err(FormatError::new(format!(
+            "WTHOR: no game {number}, the file holds games 1 to {held}"
+        )));
+    }
+    let record = &bytes[HEADER_LEN + (number - 1) * RECORD_LEN..][..RECORD_LEN];
+    let moves =
+        replay(&record[MOVES_OFFSET..]).map_err(|e| e.context(format!("WTHOR: game {number}")))?;
+    Ok(WthorGame {
+        moves,
+        black_discs: record[6],
+        theoretical_black: record[7],
+        year,
+    })
+}
+
 /// Reads every `*.wtb` file of a directory, in name order (so by year).
 pub fn read_wthor_dir(dir: impl AsRef<Path>) -> Result<Vec<WthorGame>, FormatError> {
     let dir = dir.as_ref();
@@ -184,6 +219,22 @@ mod tests {
         };
         let bytes = encode_wthor(std::slice::from_ref(&game), 2001).unwrap();
         assert_eq!(bytes.len(), HEADER_LEN + RECORD_LEN);
-        assert_eq!(parse_wthor(&bytes).unwrap(), vec![game]);
+        assert_eq!(parse_wthor(&bytes).unwrap(), vec![game.clone()]);
+        assert_eq!(wthor_game(&bytes, 1).unwrap(), game);
+        for (bad, error) in [
+            (&bytes[..], "no game 2"),
+            (&bytes[..10], "shorter than its 16-byte header"),
+            (&bytes[..HEADER_LEN + 3], "no game 2"),
+        ] {
+            let message = wthor_game(bad, 2).unwrap_err().to_string();
+            assert!(message.contains(error), "{message}");
+        }
+        let mut illegal = bytes.clone();
+        illegal[HEADER_LEN + MOVES_OFFSET] = 11;
+        let message = wthor_game(&illegal, 1).unwrap_err().to_string();
+        assert!(
+            message.contains("game 1: move 1 (a1) is illegal"),
+            "{message}"
+        );
     }
 }

@@ -18,6 +18,19 @@ where
     })
 }
 
+/// Whether `arg` is meant as an option (`-h`, `--depth`): a position string may start
+/// with dashes too, its empty squares, but it is longer and has discs or spaces.
+pub fn is_option(arg: &str) -> bool {
+    let name = arg.trim_start_matches('-');
+    let dashes = arg.len() - name.len();
+    (1..=2).contains(&dashes)
+        && arg.len() < 30
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 /// The words after a subcommand's name, taken one at a time.
 pub struct Args<'a> {
     command: &'static str,
@@ -122,5 +135,22 @@ mod tests {
             args.unknown("--fast"),
             "bench: unknown option \"--fast\" (try `iago bench --help`)"
         );
+    }
+
+    #[test]
+    fn options_and_position_strings_starting_with_dashes() {
+        for option in ["-h", "--depth", "--no-such-thing", "-x"] {
+            assert!(super::is_option(option), "{option}");
+        }
+        let start = "---------------------------OX------XO--------------------------- X";
+        for game in [
+            start,
+            "-",
+            "---",
+            "f5d6",
+            &start.to_lowercase().replace(' ', ""),
+        ] {
+            assert!(!super::is_option(game), "{game}");
+        }
     }
 }

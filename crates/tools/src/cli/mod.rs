@@ -1,6 +1,7 @@
 //! Subcommands of the `iago` binary, one module each.
 
 pub mod accuracy;
+pub mod analyze;
 pub mod args;
 pub mod bench;
 pub mod book;

@@ -11,7 +11,7 @@ use iago_core::game::{Game, perft as generic_perft};
 use iago_core::mill::notation::parse_position as parse_mill_position;
 use iago_core::mill::{MillPosition, Rules};
 use iago_core::options::{PERFT_DEPTH, Refused};
-use iago_core::othello::notation::parse_position;
+use iago_core::othello::game_input::parse_game;
 use iago_core::othello::{Position, perft};
 
 const HELP: &str = "usage: iago perft [OPTIONS] DEPTH [POSITION]
@@ -21,7 +21,9 @@ that ends earlier is one leaf) and prints the count, the time and leaves per sec
 
 POSITION  a position string, default the start position: 64 squares a1..h8 row by row
           (X x * B b black, O o 0 W w white, - . _ empty) then the side to move (X or O);
-          spaces are ignored, so it may be one quoted argument or several.
+          spaces are ignored, so it may be one quoted argument or several. Also the GGS
+          board string `[8 <64> <side>]`, a GGF record, or moves (`f5d6c3`) from the
+          start or after either position form: the position after them.
           For mill: `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]` (see protocol.md),
           a move with its removals is one ply.
 
@@ -82,8 +84,11 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
                 })?);
             }
             // Position strings often start with `--` (empty squares): only a word with
-            // other characters is taken for a misspelt option.
-            _ if arg.starts_with("--") && !arg.chars().all(is_position_char) => {
+            // other characters, and shaped like an option, is taken for a misspelt one.
+            _ if arg.starts_with("--")
+                && !arg.chars().all(is_position_char)
+                && super::args::is_option(arg) =>
+            {
                 return Err(format!(
                     "perft: unknown option {arg:?} (try `iago perft --help`)"
                 ));
@@ -116,7 +121,9 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
 
 fn run_othello(options: &Options) -> Result<(), Failure> {
     let pos = match &options.position {
-        Some(text) => parse_position(text).map_err(|e| format!("perft: {e}"))?,
+        Some(text) => parse_game(text)
+            .map(|game| game.final_position())
+            .map_err(|e| format!("perft: {e}"))?,
         None => Position::start(),
     };
     let path = options.path.as_deref().unwrap_or(perft::best_path());

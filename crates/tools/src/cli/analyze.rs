@@ -1,0 +1,672 @@
+//! `iago analyze GAME [OPTIONS]`: every move of a game next to the engine's best move,
+//! with both scores and the discs each move lost; a summary per player; as a table, as
+//! JSON, and as an SVG score curve.
+
+use std::fmt::Write as _;
+use std::io::Read as _;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use super::args::{Args, is_option};
+use super::out::{Failure, out};
+use iago_core::eval::othello_evaluator;
+use iago_core::game::{Color, Game, Score};
+use iago_core::options::Range;
+use iago_core::othello::game_input::{GameInput, parse_game};
+use iago_core::othello::notation::format_position;
+use iago_core::othello::wthor::read_wthor_game;
+use iago_core::othello::{DISC, Move, Position};
+use iago_core::search::{Confidence, Limits, Searcher};
+
+const HELP: &str = "usage: iago analyze GAME [OPTIONS]
+       iago analyze --wthor FILE.wtb --game N [OPTIONS]
+
+Searches every position of a game and prints, for each move: its number, the player,
+the move played and its score, the best move and its score (scores in discs, from the
+mover's view), the discs the move lost (best minus played, 0 for the best move) and
+whether the scores are exact (`exact`) or searched to a depth (`d14`). Then a summary
+per player: moves, mistakes (moves that lost discs), discs lost, and the move from
+which the player's scores are exact; and the result when the game is over.
+
+GAME is a file or the text itself (`-` reads stdin): a GGF record, a transcript from
+the standard start (`f5d6c3d3`, any case, passes may be left out), or a position (64
+squares and the side to move, `X O -`, or the GGS board string `[8 <64> <side>]`)
+followed by the moves from there. A file ending in `.wtb` is a WTHOR database.
+
+Options:
+  --wthor FILE     a WTHOR database (`.wtb`); --game N picks its game (from 1)
+  --game N         the game of a WTHOR file (default 1)
+  --depth N        midgame search depth (default 14)
+  --solve N        solve exactly from N empty squares on (default 20)
+  --eval NAME      evaluator (default: the default)
+  --hash MB        table size (default 64)
+  --threads N      search threads (default 1); more is faster but the midgame scores
+                   may then vary from run to run
+  --json           print JSON instead of the table (schema below)
+  --svg FILE       also draw the score curve (Black's view) with the mistakes marked
+  -h, --help       print this help
+
+JSON: one object
+  {\"start\": POSITION, \"black\": NAME|null, \"white\": NAME|null, \"depth\": N,
+   \"solve\": N, \"moves\": [MOVE...], \"players\": {\"black\": PLAYER, \"white\": PLAYER},
+   \"result\": DISCS|null}
+  MOVE   = {\"number\": N, \"color\": \"black\"|\"white\", \"empties\": N,
+            \"played\": \"f5\", \"played_score\": DISCS, \"best\": \"f5\",
+            \"best_score\": DISCS, \"lost\": DISCS, \"exact\": true|false}
+  PLAYER = {\"moves\": N, \"mistakes\": N, \"lost\": DISCS, \"exact_from\": N|null}
+POSITION is 64 characters and the side (`X`/`O`); scores are whole discs from the
+mover's view; passes have no entry; result is the final disc difference for Black.";
+
+/// The game of a WTHOR file, from 1.
+const GAME: Range<usize> = Range {
+    name: "game",
+    default: Some(1),
+    min: 1,
+    max: usize::MAX,
+    unit: "",
+};
+
+/// The empty squares from which the analysis solves exactly.
+const SOLVE: Range<u32> = Range {
+    name: "solve",
+    default: Some(20),
+    min: 0,
+    max: 60,
+    unit: " empty squares",
+};
+
+struct Options {
+    game: Option<String>,
+    wthor: Option<String>,
+    game_number: usize,
+    depth: u32,
+    solve: u32,
+    eval: String,
+    hash_mb: usize,
+    threads: usize,
+    json: bool,
+    svg: Option<String>,
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        game: None,
+        wthor: None,
+        game_number: 1,
+        depth: 14,
+        solve: 20,
+        eval: "default".into(),
+        hash_mb: iago_core::search::DEFAULT_HASH_MB,
+        threads: 1,
+        json: false,
+        svg: None,
+    };
+    let mut game_number = None;
+    let mut args = Args::new("analyze", args);
+    while let Some(arg) = args.next() {
+        match arg {
+            "-h" | "--help" => return Ok(None),
+            "--wthor" => options.wthor = Some(args.value(arg)?),
+            "--game" => game_number = Some(args.ranged(arg, &GAME)?),
+            "--depth" => options.depth = args.ranged(arg, &iago_core::options::DEPTH)?,
+            "--solve" => options.solve = args.ranged(arg, &SOLVE)?,
+            "--eval" => options.eval = args.value(arg)?,
+            "--hash" => options.hash_mb = args.ranged(arg, &iago_core::options::HASH_MB)?,
+            "--threads" => options.threads = args.ranged(arg, &iago_core::options::THREADS)?,
+            "--json" => options.json = true,
+            "--svg" => options.svg = Some(args.value(arg)?),
+            "-" => options.game = Some("-".into()),
+            _ if is_option(arg) => return Err(args.unknown(arg)),
+            _ if options.game.is_none() => options.game = Some(arg.to_string()),
+            _ => return Err(format!("analyze: unexpected argument {arg:?}")),
+        }
+    }
+    if let Some(game) = &options.game
+        && game.to_ascii_lowercase().ends_with(".wtb")
+    {
+        if options.wthor.is_some() {
+            return Err("analyze: a WTHOR file and --wthor: give one of them".into());
+        }
+        options.wthor = options.game.take();
+    }
+    if options.game.is_some() && options.wthor.is_some() {
+        return Err("analyze: a GAME and --wthor: give one of them".into());
+    }
+    if options.game.is_none() && options.wthor.is_none() {
+        return Err("analyze: missing GAME (try `iago analyze --help`)".into());
+    }
+    if let Some(number) = game_number {
+        if options.wthor.is_none() {
+            return Err("analyze: --game picks a game of a WTHOR file, and there is none".into());
+        }
+        options.game_number = number;
+    }
+    Ok(Some(options))
+}
+
+/// Whether a word that is no game was meant as a file name.
+fn looks_like_a_path(text: &str) -> bool {
+    !text.contains(char::is_whitespace)
+        && (text.contains('/')
+            || text.contains('\\')
+            || Path::new(text)
+                .extension()
+                .is_some_and(|ext| ext.to_str().is_some_and(|e| e.len() <= 4)))
+}
+
+/// The game the options name: a WTHOR game, a file, stdin, or the text itself.
+fn read_game(options: &Options) -> Result<GameInput, String> {
+    if let Some(path) = &options.wthor {
+        let game = read_wthor_game(path, options.game_number).map_err(|e| e.to_string())?;
+        return GameInput::from_moves(Position::start(), &game.moves)
+            .map_err(|e| format!("{path}: game {}: {e}", options.game_number));
+    }
+    let game = options.game.as_deref().unwrap_or_default();
+    if game == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("reading stdin: {e}"))?;
+        return parse_game(&text).map_err(|e| format!("stdin: {e}"));
+    }
+    let path = Path::new(game);
+    if path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{game}: {e}"))?;
+        return parse_game(&text).map_err(|e| format!("{game}: {e}"));
+    }
+    match parse_game(game) {
+        Ok(input) => Ok(input),
+        Err(_) if looks_like_a_path(game) => Err(format!("{game}: no such file")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One analysed move.
+#[derive(Clone, Debug)]
+struct Row {
+    number: usize,
+    color: Color,
+    empties: u32,
+    played: Move,
+    played_score: i32,
+    best: Move,
+    best_score: i32,
+    exact: bool,
+}
+
+impl Row {
+    fn lost(&self) -> i32 {
+        (self.best_score - self.played_score).max(0)
+    }
+
+    /// A score of this row from Black's view.
+    fn for_black(&self, score: i32) -> i32 {
+        match self.color {
+            Color::Black => score,
+            Color::White => -score,
+        }
+    }
+}
+
+/// A score in whole discs, rounded half away from zero.
+fn discs(score: Score) -> i32 {
+    let half = DISC / 2;
+    if score >= 0 {
+        (score + half) / DISC
+    } else {
+        (score - half) / DISC
+    }
+}
+
+fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
+    let mut searcher = Searcher::new(othello_evaluator(&options.eval)?);
+    searcher.set_hash_mb(options.hash_mb);
+    searcher.set_threads(options.threads);
+    searcher
+        .allocate_tables()
+        .map_err(|e| format!("analyze: --hash {}: {e}", options.hash_mb))?;
+    let stop = AtomicBool::new(false);
+    let limits = |pos: &Position, depth: u32| Limits {
+        depth: Some(if pos.empty_count() <= options.solve {
+            64
+        } else {
+            depth
+        }),
+        ..Limits::default()
+    };
+    let mut rows = Vec::new();
+    for (pos, played) in game.positions() {
+        if played.is_pass() {
+            continue;
+        }
+        let number = rows.len() + 1;
+        log::info!("analyze: move {number} ({played})");
+        let report = searcher.search(&pos, &limits(&pos, options.depth), &stop, &mut |_| {});
+        let best = report.best_move.unwrap_or(played);
+        let best_score = discs(report.score);
+        let mut exact = report.confidence == Confidence::Exact;
+        let played_score = if best == played {
+            best_score
+        } else {
+            let child = pos.play(played);
+            let depth = options.depth.saturating_sub(1).max(1);
+            let reply = searcher.search(&child, &limits(&child, depth), &stop, &mut |_| {});
+            exact &= reply.confidence == Confidence::Exact;
+            -discs(reply.score)
+        };
+        rows.push(Row {
+            number,
+            color: pos.side,
+            empties: pos.empty_count(),
+            played,
+            played_score,
+            best,
+            best_score,
+            exact,
+        });
+    }
+    Ok(rows)
+}
+
+/// A player's summary.
+struct Summary {
+    moves: usize,
+    mistakes: usize,
+    lost: i32,
+    exact_from: Option<usize>,
+}
+
+fn summary(rows: &[Row], color: Color) -> Summary {
+    let own: Vec<&Row> = rows.iter().filter(|row| row.color == color).collect();
+    Summary {
+        moves: own.len(),
+        mistakes: own.iter().filter(|row| row.lost() > 0).count(),
+        lost: own.iter().map(|row| row.lost()).sum(),
+        exact_from: own.iter().find(|row| row.exact).map(|row| row.number),
+    }
+}
+
+/// The final disc difference for Black, when the game is over.
+fn result(game: &GameInput) -> Option<i32> {
+    let end = game.final_position();
+    (end.has_no_move() && end.pass().has_no_move()).then(|| {
+        let diff = end.final_disc_difference();
+        match end.side {
+            Color::Black => diff,
+            Color::White => -diff,
+        }
+    })
+}
+
+fn name(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// `1 move`, `2 moves`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
+    let mut text = String::new();
+    let who = |name: &Option<String>| name.clone().unwrap_or_else(|| "?".into());
+    let _ = writeln!(
+        text,
+        "Black: {}   White: {}   start: {}",
+        who(&game.black),
+        who(&game.white),
+        format_position(&game.start)
+    );
+    let _ = writeln!(
+        text,
+        "{:>3} {:<5} {:>3} {:>6} {:>5} {:>6} {:>5} {:>4}  search",
+        "#", "color", "emp", "played", "score", "best", "score", "lost"
+    );
+    for row in rows {
+        let lost = row.lost();
+        let _ = writeln!(
+            text,
+            "{:>3} {:<5} {:>3} {:>6} {:>+5} {:>6} {:>+5} {:>4}  {}{}",
+            row.number,
+            name(row.color),
+            row.empties,
+            row.played.to_string(),
+            row.played_score,
+            row.best.to_string(),
+            row.best_score,
+            lost,
+            if row.exact {
+                "exact".to_string()
+            } else {
+                format!("d{}", options.depth)
+            },
+            if lost > 0 { "  <" } else { "" }
+        );
+    }
+    for color in [Color::Black, Color::White] {
+        let s = summary(rows, color);
+        let _ = writeln!(
+            text,
+            "{}: {}, {}, {}; {}",
+            if color == Color::Black {
+                "Black"
+            } else {
+                "White"
+            },
+            count(s.moves, "move"),
+            count(s.mistakes, "mistake"),
+            count(s.lost.unsigned_abs() as usize, "disc") + " lost",
+            s.exact_from
+                .map_or("no exact scores".to_string(), |n| format!(
+                    "exact from move {n}"
+                ))
+        );
+    }
+    let end = game.final_position();
+    let _ = match result(game) {
+        Some(diff) => writeln!(
+            text,
+            "result: {} - {} ({:+} for Black)",
+            end.black().count_ones(),
+            end.white().count_ones(),
+            diff
+        ),
+        None => writeln!(
+            text,
+            "result: not over, {} empty squares left",
+            end.empty_count()
+        ),
+    };
+    text
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
+    let name_or_null = |name: &Option<String>| name.as_deref().map_or("null".into(), json_string);
+    let moves: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            format!(
+                "{{\"number\": {}, \"color\": \"{}\", \"empties\": {}, \"played\": \"{}\", \"played_score\": {}, \"best\": \"{}\", \"best_score\": {}, \"lost\": {}, \"exact\": {}}}",
+                row.number,
+                name(row.color),
+                row.empties,
+                row.played,
+                row.played_score,
+                row.best,
+                row.best_score,
+                row.lost(),
+                row.exact
+            )
+        })
+        .collect();
+    let player = |color| {
+        let s = summary(rows, color);
+        format!(
+            "{{\"moves\": {}, \"mistakes\": {}, \"lost\": {}, \"exact_from\": {}}}",
+            s.moves,
+            s.mistakes,
+            s.lost,
+            s.exact_from.map_or("null".into(), |n| n.to_string())
+        )
+    };
+    format!(
+        "{{\"start\": \"{}\", \"black\": {}, \"white\": {}, \"depth\": {}, \"solve\": {},\n \"moves\": [\n  {}\n ],\n \"players\": {{\"black\": {}, \"white\": {}}},\n \"result\": {}}}\n",
+        format_position(&game.start),
+        name_or_null(&game.black),
+        name_or_null(&game.white),
+        options.depth,
+        options.solve,
+        moves.join(",\n  "),
+        player(Color::Black),
+        player(Color::White),
+        result(game).map_or("null".into(), |d| d.to_string())
+    )
+}
+
+/// The score curve as an SVG picture: for Black, the value of the position after each
+/// move (before the first, the start), mistakes as red dots sized by the discs lost,
+/// the exactly solved part shaded.
+fn svg(game: &GameInput, rows: &[Row]) -> String {
+    const WIDTH: f64 = 900.0;
+    const HEIGHT: f64 = 420.0;
+    const LEFT: f64 = 60.0;
+    const RIGHT: f64 = 20.0;
+    const TOP: f64 = 50.0;
+    const BOTTOM: f64 = 50.0;
+    let n = rows.len().max(1);
+    let mut points: Vec<(usize, i32)> = Vec::with_capacity(rows.len() + 1);
+    if let Some(first) = rows.first() {
+        points.push((0, first.for_black(first.best_score)));
+    }
+    for row in rows {
+        points.push((row.number, row.for_black(row.played_score)));
+    }
+    let peak = points.iter().map(|&(_, s)| s.abs()).max().unwrap_or(0);
+    // The vertical range: a multiple of 8 discs, at least 16, with room for the labels.
+    let range = ((peak + 4 + 7) / 8 * 8).clamp(16, 64);
+    let step = if range > 32 { 16 } else { 8 };
+    let plot_w = WIDTH - LEFT - RIGHT;
+    let plot_h = HEIGHT - TOP - BOTTOM;
+    let x = |i: usize| LEFT + plot_w * i as f64 / n as f64;
+    let y = |s: i32| TOP + plot_h * (1.0 - (s + range) as f64 / (2 * range) as f64);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" font-family=\"sans-serif\" font-size=\"12\">"
+    );
+    let _ = writeln!(
+        out,
+        "<rect width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"white\"/>"
+    );
+    let who = |name: &Option<String>, fallback: &str| {
+        name.clone()
+            .unwrap_or_else(|| fallback.to_string())
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let title = match (&game.black, &game.white) {
+        (None, None) => "Score for Black".to_string(),
+        _ => format!(
+            "{} (Black) vs {} (White): score for Black",
+            who(&game.black, "?"),
+            who(&game.white, "?")
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "<text x=\"{LEFT}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{title}</text>"
+    );
+    // The exactly solved part.
+    if let Some(first) = rows.iter().find(|row| row.exact) {
+        let from = x(first.number - 1);
+        // The label in the half the curve leaves free there.
+        let exact_scores = points.iter().filter(|&&(i, _)| i + 1 >= first.number);
+        let above: i32 = exact_scores.map(|&(_, s)| s.signum()).sum();
+        let label_y = if above >= 0 {
+            TOP + plot_h - 8.0
+        } else {
+            TOP + 16.0
+        };
+        let _ = writeln!(
+            out,
+            "<rect x=\"{from:.1}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{plot_h}\" fill=\"#dcebfa\"/>",
+            LEFT + plot_w - from
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{label_y:.1}\" fill=\"#3a6ea5\">exact from move {}</text>",
+            from + 4.0,
+            first.number
+        );
+    }
+    // Grid and axes.
+    let mut s = -range;
+    while s <= range {
+        let color = if s == 0 { "#555" } else { "#ddd" };
+        let _ = writeln!(
+            out,
+            "<line x1=\"{LEFT}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"{color}\"/>",
+            y(s),
+            LEFT + plot_w
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{s:+}</text>",
+            LEFT - 6.0,
+            y(s) + 4.0
+        );
+        s += step;
+    }
+    let mut i = 0;
+    while i <= n {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{0:.1}\" y2=\"{2:.1}\" stroke=\"#555\"/>",
+            x(i),
+            TOP + plot_h,
+            TOP + plot_h + 5.0
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{i}</text>",
+            x(i),
+            TOP + plot_h + 18.0
+        );
+        i += 10;
+    }
+    let _ = writeln!(
+        out,
+        "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{plot_w}\" height=\"{plot_h}\" fill=\"none\" stroke=\"#555\"/>"
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">move</text>",
+        LEFT + plot_w / 2.0,
+        HEIGHT - 10.0
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"14\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">discs for Black (above 0: Black ahead)</text>",
+        TOP + plot_h / 2.0,
+        TOP + plot_h / 2.0
+    );
+    // The curve.
+    let path: Vec<String> = points
+        .iter()
+        .map(|&(i, s)| format!("{:.1},{:.1}", x(i), y(s)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\"/>",
+        path.join(" ")
+    );
+    // The mistakes: a dot for each, a label for those of two discs or more.
+    for row in rows.iter().filter(|row| row.lost() > 0) {
+        let lost = row.lost();
+        let (cx, cy) = (x(row.number), y(row.for_black(row.played_score)));
+        let radius = 3.0 + 2.0 * f64::from(lost).sqrt();
+        let fill = if row.color == Color::Black {
+            "#d62728"
+        } else {
+            "#ff7f0e"
+        };
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{radius:.1}\" fill=\"{fill}\" fill-opacity=\"0.8\" stroke=\"#222\" stroke-width=\"0.5\"><title>{}. {} {} (best {}): -{lost}</title></circle>",
+            row.number,
+            name(row.color),
+            row.played,
+            row.best
+        );
+        if lost >= 2 {
+            // Below the curve when it fell there (a Black mistake), above it otherwise.
+            let dy = if row.color == Color::Black {
+                radius + 13.0
+            } else {
+                -radius - 5.0
+            };
+            let _ = writeln!(
+                out,
+                "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\">{}.{} -{lost}</text>",
+                cy + dy,
+                row.number,
+                row.played
+            );
+        }
+    }
+    // The legend, top right.
+    let legend_x = LEFT + plot_w - 330.0;
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{legend_x:.1}\" cy=\"18\" r=\"5\" fill=\"#d62728\"/><text x=\"{:.1}\" y=\"22\">Black's mistake</text>",
+        legend_x + 9.0
+    );
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{:.1}\" cy=\"18\" r=\"5\" fill=\"#ff7f0e\"/><text x=\"{:.1}\" y=\"22\">White's mistake (size: discs lost)</text>",
+        legend_x + 110.0,
+        legend_x + 119.0
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+pub fn run(args: &[String]) -> Result<(), Failure> {
+    let Some(options) = parse_args(args)? else {
+        out!("{HELP}\n")?;
+        return Ok(());
+    };
+    let game = read_game(&options).map_err(|e| format!("analyze: {e}"))?;
+    if game.moves.iter().all(|mv| mv.is_pass()) {
+        return Err("analyze: the game has no moves to analyze".into());
+    }
+    let rows = analyze(&options, &game)?;
+    if let Some(path) = &options.svg {
+        std::fs::write(path, svg(&game, &rows))
+            .map_err(|e| format!("analyze: --svg {path}: {e}"))?;
+    }
+    if options.json {
+        out!("{}", json(&options, &game, &rows))
+    } else {
+        out!("{}", table(&options, &game, &rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discs_round_half_away_from_zero() {
+        assert_eq!(discs(149), 1);
+        assert_eq!(discs(150), 2);
+        assert_eq!(discs(-150), -2);
+        assert_eq!(discs(-49), 0);
+    }
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+}

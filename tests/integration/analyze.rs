@@ -1,0 +1,430 @@
+//! `iago analyze` through the real binary: a full game whose exact scores are checked
+//! against separate solves, the input forms giving the same analysis, the table, JSON
+//! and SVG outputs, and the errors bad input gets.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use crate::common::ArrayBoard;
+use iago::game::Game;
+use iago::othello::game_input::parse_game;
+use iago::othello::notation::format_position;
+use iago::othello::wthor::{WthorGame, encode_wthor};
+use iago::othello::{Move, Position};
+
+/// A full game (60 moves, Black wins 34-30).
+const GAME: &str = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
+
+fn iago(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the iago binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("iago-analyze-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    dir
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// One move of the JSON output, read back.
+#[derive(Debug, PartialEq)]
+struct Row {
+    number: usize,
+    color: String,
+    empties: u32,
+    played: String,
+    played_score: i32,
+    best: String,
+    best_score: i32,
+    lost: i32,
+    exact: bool,
+}
+
+/// The value of `"key": ` in a one-line JSON object.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let start = line
+        .find(&format!("\"{key}\": "))
+        .unwrap_or_else(|| panic!("{key} in {line}"))
+        + key.len()
+        + 4;
+    let rest = &line[start..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    rest[..end].trim_matches('"')
+}
+
+/// The rows of the JSON output (one move a line, as the command writes them).
+fn rows(json: &str) -> Vec<Row> {
+    json.lines()
+        .filter(|line| line.trim_start().starts_with("{\"number\""))
+        .map(|line| Row {
+            number: field(line, "number").parse().unwrap(),
+            color: field(line, "color").into(),
+            empties: field(line, "empties").parse().unwrap(),
+            played: field(line, "played").into(),
+            played_score: field(line, "played_score").parse().unwrap(),
+            best: field(line, "best").into(),
+            best_score: field(line, "best_score").parse().unwrap(),
+            lost: field(line, "lost").parse().unwrap(),
+            exact: field(line, "exact") == "true",
+        })
+        .collect()
+}
+
+/// The exact score for the side to move, by plain alpha-beta over the reference board.
+fn reference_solve(board: &ArrayBoard, mut alpha: i32, beta: i32) -> i32 {
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        let passed = board.swapped();
+        if passed.legal_moves().is_empty() {
+            return board.final_score();
+        }
+        return -reference_solve(&passed, -beta, -alpha);
+    }
+    let mut best = -65;
+    for square in moves {
+        let score = -reference_solve(&board.play(square), -beta, -alpha);
+        best = best.max(score);
+        alpha = alpha.max(score);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The position before each placed move of a transcript (passes skipped).
+fn positions(game: &str) -> Vec<(Position, Move)> {
+    let input = parse_game(game).expect("a legal game");
+    input
+        .positions()
+        .into_iter()
+        .filter(|(_, mv)| !mv.is_pass())
+        .collect()
+}
+
+#[test]
+fn a_full_game_exact_scores_agree_with_separate_solves() {
+    let output = iago(&["analyze", GAME, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json = stdout(&output);
+    let rows = rows(&json);
+    let positions = positions(GAME);
+    assert_eq!(rows.len(), 60);
+    let mut obf = String::new();
+    let mut solved_here = 0;
+    for (row, (pos, mv)) in rows.iter().zip(&positions) {
+        assert_eq!(row.played, mv.to_string(), "{row:?}");
+        assert_eq!(row.empties, pos.empty_count());
+        assert_eq!(row.lost, (row.best_score - row.played_score).max(0));
+        assert!(pos.try_play(row.best.parse().unwrap()).is_some(), "{row:?}");
+        // The default solves from 20 empty squares on, and only there.
+        assert_eq!(row.exact, row.empties <= 20, "{row:?}");
+        if !row.exact {
+            continue;
+        }
+        assert!(row.best_score >= row.played_score, "{row:?}");
+        if row.empties <= 11 {
+            let board = ArrayBoard::from_position(pos);
+            assert_eq!(reference_solve(&board, -65, 65), row.best_score, "{row:?}");
+            let child = ArrayBoard::from_position(&pos.play(*mv));
+            let played = -reference_solve(&child, -65, 65);
+            assert_eq!(played, row.played_score, "{row:?}");
+            solved_here += 1;
+        } else {
+            obf.push_str(&format!("{};\n", format_position(pos)));
+        }
+    }
+    assert_eq!(solved_here, 11);
+    // The deeper ones through `iago solve`, a separate search with cleared tables.
+    let dir = temp_dir("full-game");
+    let file = dir.join("exact.obf");
+    std::fs::write(&file, &obf).unwrap();
+    let solved = iago(&["solve", file.to_str().unwrap()]);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let scores: Vec<i32> = stdout(&solved)
+        .lines()
+        .skip(1)
+        .filter(|line| !line.starts_with("total"))
+        .map(|line| line.split_whitespace().nth(3).unwrap().parse().unwrap())
+        .collect();
+    let deep: Vec<i32> = rows
+        .iter()
+        .filter(|row| row.exact && row.empties > 11)
+        .map(|row| row.best_score)
+        .collect();
+    assert_eq!(scores, deep);
+    assert_eq!(deep.len(), 9);
+    // The summary adds up the rows; the game ends 34-30.
+    let lost = |color: &str| -> i32 {
+        let rows = rows.iter().filter(|row| row.color == color);
+        rows.map(|row| row.lost).sum()
+    };
+    assert!(
+        json.contains(&format!(
+            "\"players\": {{\"black\": {{\"moves\": 31, \"mistakes\": {}, \"lost\": {}, \"exact_from\": 41}}",
+            rows.iter().filter(|r| r.color == "black" && r.lost > 0).count(),
+            lost("black")
+        )),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"exact_from\": 42}},\n \"result\": 4}"),
+        "{json}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn every_input_form_gives_the_same_analysis() {
+    let moves = "f5d6c3d3c4f4f6f3e6e7";
+    let args = ["--json", "--depth", "4"];
+    let analysis = |game: &str| {
+        let mut all = vec!["analyze", game];
+        all.extend(args);
+        let output = iago(&all);
+        assert!(output.status.success(), "{game}: {}", stderr(&output));
+        rows(&stdout(&output))
+    };
+    let expected = analysis(moves);
+    assert_eq!(expected.len(), 10);
+    let start = format_position(&Position::start());
+    let ggs_squares = start[..64].replace('X', "*");
+    let dir = temp_dir("forms");
+    let ggf = dir.join("game.ggf");
+    std::fs::write(
+        &ggf,
+        "(;GM[Othello]PB[A]PW[B]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[F3]B[E6]W[E7];)\n",
+    )
+    .unwrap();
+    let transcript = dir.join("game.txt");
+    std::fs::write(&transcript, "1. F5 d6 2. C3 d3\n3. c4 f4 f6 f3 e6 e7\n").unwrap();
+    let wthor = dir.join("games.wtb");
+    let game = WthorGame {
+        moves: parse_game(moves).unwrap().moves,
+        black_discs: 32,
+        theoretical_black: 32,
+        year: 2026,
+    };
+    std::fs::write(&wthor, encode_wthor(&[game.clone(), game], 2026).unwrap()).unwrap();
+    let forms = [
+        "F5 D6 C3 D3 C4 F4 F6 F3 E6 E7".to_string(),
+        format!("{start} {moves}"),
+        format!("[8 {ggs_squares} *] {moves}"),
+        ggf.display().to_string(),
+        transcript.display().to_string(),
+        wthor.display().to_string(),
+    ];
+    for form in &forms {
+        assert_eq!(analysis(form), expected, "{form}");
+    }
+    let output = iago(&[
+        "analyze",
+        "--wthor",
+        wthor.to_str().unwrap(),
+        "--game",
+        "2",
+        "--json",
+        "--depth",
+        "4",
+    ]);
+    assert_eq!(rows(&stdout(&output)), expected);
+    // Stdin.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+        .args(["analyze", "-", "--json", "--depth", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(moves.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(rows(&stdout(&output)), expected);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_table_and_the_svg() {
+    let dir = temp_dir("table");
+    let svg = dir.join("curve.svg");
+    let output = iago(&[
+        "analyze",
+        GAME,
+        "--depth",
+        "6",
+        "--solve",
+        "12",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1 + 1 + 60 + 3, "{text}");
+    assert_eq!(
+        lines[0],
+        "Black: ?   White: ?   start: ---------------------------OX------XO--------------------------- X"
+    );
+    assert_eq!(
+        lines[1],
+        "  # color emp played score   best score lost  search"
+    );
+    let first: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(&first[..4], ["1", "black", "60", "f5"]);
+    assert_eq!(first.last(), Some(&"d6"));
+    assert!(lines[61].starts_with(" 60 white   1     h1    -4     h1    -4    0  exact"));
+    assert!(lines[62].starts_with("Black: 31 moves, "), "{}", lines[62]);
+    assert!(lines[62].ends_with("; exact from move 49"), "{}", lines[62]);
+    assert!(lines[63].starts_with("White: 29 moves, "), "{}", lines[63]);
+    assert_eq!(lines[64], "result: 34 - 30 (+4 for Black)");
+    // A mistake's line ends with a marker.
+    for line in &lines[2..62] {
+        let lost: i32 = line.split_whitespace().nth(7).unwrap().parse().unwrap();
+        assert_eq!(line.ends_with('<'), lost > 0, "{line}");
+    }
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(picture.trim_end().ends_with("</svg>"));
+    assert_eq!(picture.matches("<polyline").count(), 1);
+    assert!(picture.contains("exact from move 49"));
+    let mistakes = lines[2..62].iter().filter(|l| l.ends_with('<')).count();
+    // One dot a mistake, and the two of the legend.
+    assert_eq!(picture.matches("<circle").count(), mistakes + 2);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_unfinished_game_and_help() {
+    let output = iago(&["analyze", "f5d6", "--depth", "2"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        text.ends_with("result: not over, 58 empty squares left\n"),
+        "{text}"
+    );
+    assert!(text.contains("White: 1 move, "), "{text}");
+    let help = stdout(&iago(&["analyze", "--help"]));
+    assert!(help.starts_with("usage: iago analyze GAME [OPTIONS]"));
+    assert!(help.contains("\"played_score\""));
+}
+
+#[test]
+fn bad_input_is_a_clear_error_and_writes_nothing() {
+    let dir = temp_dir("errors");
+    let svg = dir.join("never.svg");
+    let svg = svg.to_str().unwrap();
+    let bad_ggf = dir.join("bad.ggf");
+    std::fs::write(&bad_ggf, "(;GM[Othello]B[f5]W[a1];)").unwrap();
+    let bad_ggf = bad_ggf.to_str().unwrap().to_string();
+    let cut_ggf = dir.join("cut.ggf");
+    std::fs::write(&cut_ggf, "(;GM[Othello]B[f5]").unwrap();
+    let cut_ggf = cut_ggf.to_str().unwrap().to_string();
+    let missing = dir.join("missing.ggf");
+    let missing = missing.to_str().unwrap().to_string();
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (
+            vec!["f5d6c3a1"],
+            "iago: analyze: move 4 (a1): illegal for white\n".into(),
+        ),
+        (
+            vec!["f5 d6 zz"],
+            "iago: analyze: transcript: move 3: \"zz\" is not a square (a1..h8) or a pass (pa)\n"
+                .into(),
+        ),
+        (
+            vec![&bad_ggf],
+            format!("iago: analyze: {bad_ggf}: GGF: move 2 (a1) is illegal\n"),
+        ),
+        (
+            vec![&cut_ggf],
+            format!(
+                "iago: analyze: {cut_ggf}: GGF: expected `(;`, `KEY[value]` fields and `;)`, stuck at \"\"\n"
+            ),
+        ),
+        (
+            vec![&missing],
+            format!("iago: analyze: {missing}: no such file\n"),
+        ),
+        (
+            vec!["--wthor", &missing],
+            format!("iago: analyze: {missing}: No such file or directory (os error 2)\n"),
+        ),
+        (
+            vec!["[8 ---]"],
+            "iago: analyze: GGS board string: position string too short: 3 squares, expected 64 and the side to move\n".into(),
+        ),
+        (vec![], "iago: analyze: missing GAME (try `iago analyze --help`)\n".into()),
+        (
+            vec!["f5", "--depth", "0"],
+            "iago: analyze: --depth 0: ".into(),
+        ),
+        (
+            vec!["f5", "--frobnicate"],
+            "iago: analyze: unknown option \"--frobnicate\" (try `iago analyze --help`)\n".into(),
+        ),
+        (
+            vec!["f5", "--game", "2"],
+            "iago: analyze: --game picks a game of a WTHOR file, and there is none\n".into(),
+        ),
+        (
+            vec!["f5", "f6"],
+            "iago: analyze: unexpected argument \"f6\"\n".into(),
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["analyze"];
+        all.extend(&args);
+        all.extend(["--svg", svg]);
+        let output = iago(&all);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let message = stderr(&output);
+        assert!(message.starts_with(&expected), "{args:?}: {message}");
+        assert!(!std::path::Path::new(svg).exists(), "{args:?}");
+    }
+    // A picture that cannot be written: an error, and no table.
+    let nowhere = dir.join("no-such-dir").join("curve.svg");
+    let nowhere = nowhere.to_str().unwrap();
+    let output = iago(&["analyze", "f5", "--depth", "2", "--svg", nowhere]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = stderr(&output);
+    assert!(
+        message.starts_with(&format!("iago: analyze: --svg {nowhere}: ")),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn perft_reads_the_same_forms() {
+    let start = format_position(&Position::start());
+    let ggs = format!("[8 {}]", start.replace('X', "*"));
+    for position in ["f5d6", &format!("{start} f5 d6"), &format!("{ggs} F5D6")] {
+        let output = iago(&["perft", "2", position]);
+        assert!(output.status.success(), "{position}: {}", stderr(&output));
+        assert!(stdout(&output).starts_with("perft 2: 21\n"), "{position}");
+    }
+    let output = iago(&["perft", "1", "f5", "a1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "iago: perft: move 2 (a1): illegal for white\n"
+    );
+}

@@ -82,28 +82,6 @@ fn rows(json: &str) -> Vec<Row> {
         .collect()
 }
 
-/// The exact score for the side to move, by plain alpha-beta over the reference board.
-fn reference_solve(board: &ArrayBoard, mut alpha: i32, beta: i32) -> i32 {
-    let moves = board.legal_moves();
-    if moves.is_empty() {
-        let passed = board.swapped();
-        if passed.legal_moves().is_empty() {
-            return board.final_score();
-        }
-        return -reference_solve(&passed, -beta, -alpha);
-    }
-    let mut best = -65;
-    for square in moves {
-        let score = -reference_solve(&board.play(square), -beta, -alpha);
-        best = best.max(score);
-        alpha = alpha.max(score);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
 /// The position before each placed move of a transcript (passes skipped).
 fn positions(game: &str) -> Vec<(Position, Move)> {
     let input = parse_game(game).expect("a legal game");
@@ -137,9 +115,9 @@ fn a_full_game_exact_scores_agree_with_separate_solves() {
         assert!(row.best_score >= row.played_score, "{row:?}");
         if row.empties <= 11 {
             let board = ArrayBoard::from_position(pos);
-            assert_eq!(reference_solve(&board, -65, 65), row.best_score, "{row:?}");
+            assert_eq!(board.solve(), row.best_score, "{row:?}");
             let child = ArrayBoard::from_position(&pos.play(*mv));
-            let played = -reference_solve(&child, -65, 65);
+            let played = -child.solve();
             assert_eq!(played, row.played_score, "{row:?}");
             solved_here += 1;
         } else {

@@ -312,29 +312,6 @@ fn gui_move(mv: Move) -> String {
         .map_or("PA".into(), |_| mv.to_string().to_uppercase())
 }
 
-/// The exact value of `board` for its mover by plain alpha-beta over the slow reference
-/// board: a solve that shares no code with the engine's search.
-fn reference_solve(board: &common::ArrayBoard, mut alpha: i32, beta: i32) -> i32 {
-    let moves = board.legal_moves();
-    if moves.is_empty() {
-        let passed = board.swapped();
-        if passed.legal_moves().is_empty() {
-            return board.final_score();
-        }
-        return -reference_solve(&passed, -beta, -alpha);
-    }
-    let mut best = -65;
-    for square in moves {
-        let score = -reference_solve(&board.play(square), -beta, -alpha);
-        best = best.max(score);
-        alpha = alpha.max(score);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
 /// A GGF record of `board` (seen from its mover, who is `black_to_move` or not) as the
 /// start position, with no moves.
 fn ggf_of(board: &common::ArrayBoard, black_to_move: bool) -> String {
@@ -422,7 +399,7 @@ fn every_exact_hint_line_is_its_moves_exact_value() {
             if child.legal_moves().is_empty() && !child.is_game_over() {
                 after_pass += 1;
             }
-            let exact = -reference_solve(&child, -65, 65);
+            let exact = -child.solve();
             match words[4] {
                 "100%" => assert_eq!(
                     eval,
@@ -507,7 +484,7 @@ fn a_forced_move_on_the_clock_gets_its_exact_score() {
         let mv: Move = fields[0].parse().unwrap();
         let square = mv.square().unwrap() as usize;
         assert_eq!(board.legal_moves(), vec![square], "{reply}");
-        let exact = -reference_solve(&board.play(square), -65, 65);
+        let exact = -board.play(square).solve();
         assert_eq!(
             fields[1].parse::<f64>().unwrap(),
             f64::from(exact),
@@ -527,7 +504,7 @@ fn analysis_values_are_from_blacks_point_of_view() {
     let (mut pos, mut mover_black, mut moves) = (board, black, String::new());
     let mut black_values = Vec::new();
     loop {
-        let value = reference_solve(&pos, -65, 65);
+        let value = pos.solve();
         black_values.push(if mover_black { value } else { -value });
         if pos.is_game_over() {
             break;

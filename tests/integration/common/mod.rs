@@ -123,6 +123,33 @@ impl ArrayBoard {
         self.legal_moves().is_empty() && self.swapped().legal_moves().is_empty()
     }
 
+    /// The exact value for the side to move, by plain alpha-beta over this slow board: a
+    /// solve that shares no code with the engine's search.
+    pub fn solve(&self) -> i32 {
+        self.solve_within(-65, 65)
+    }
+
+    fn solve_within(&self, mut alpha: i32, beta: i32) -> i32 {
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            let passed = self.swapped();
+            if passed.legal_moves().is_empty() {
+                return self.final_score();
+            }
+            return -passed.solve_within(-beta, -alpha);
+        }
+        let mut best = -65;
+        for square in moves {
+            let score = -self.play(square).solve_within(-beta, -alpha);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
     /// Final disc difference for the side to move, empties to the winner.
     pub fn final_score(&self) -> i32 {
         let mine = self.cells.iter().filter(|&&c| c == Cell::Mine).count() as i32;

@@ -251,10 +251,21 @@ pub fn should_continue(
     } else {
         (last.as_secs_f64() / before.as_secs_f64()).clamp(1.5, 8.0)
     };
-    // An iteration runs on to the hard limit once started: start it only if it should
-    // end well before, so that moves average about the soft limit.
+    next_fits(budget, elapsed, last.mul_f64(growth))
+}
+
+/// Whether an iteration expected to take `expected` should start now: it runs on to the
+/// hard limit once started, so start it only if it should end well before, so that
+/// moves average about the soft limit.
+pub fn next_fits(budget: &Budget, elapsed: Duration, expected: Duration) -> bool {
+    if budget.soft.is_some_and(|soft| elapsed >= soft) {
+        return false;
+    }
+    let Some(hard) = budget.hard else {
+        return true;
+    };
     let finish_by = budget.soft.map_or(hard, |soft| hard.min(soft * 2));
-    elapsed + last.mul_f64(growth) < finish_by
+    elapsed + expected < finish_by
 }
 
 #[cfg(test)]

@@ -867,6 +867,27 @@ mod tests {
         win_loss_draw: 60,
     };
 
+    /// The step after `previous` on one thread, depth 60, every solve within reach and
+    /// the selective levels on.
+    fn next_step(
+        previous: Step,
+        empties: u32,
+        budget: &time::Budget,
+        last: Duration,
+    ) -> Option<Step> {
+        othello_next_step(
+            previous,
+            empties,
+            60,
+            FULL,
+            true,
+            1,
+            budget,
+            Instant::now(),
+            last,
+        )
+    }
+
     fn budget(hard: Duration) -> time::Budget {
         time::Budget {
             soft: Some(hard / 2),
@@ -879,17 +900,7 @@ mod tests {
     fn the_exact_solve_comes_when_it_fits_in_the_time() {
         let empties = 24;
         let plenty = estimated_solve_time(empties, 1) * 3;
-        let step = othello_next_step(
-            Step::Selective(2),
-            empties,
-            60,
-            FULL,
-            true,
-            1,
-            &budget(plenty),
-            Instant::now(),
-            Duration::ZERO,
-        );
+        let step = next_step(Step::Selective(2), empties, &budget(plenty), Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));
     }
 
@@ -932,39 +943,14 @@ mod tests {
         // Room for the win/loss/draw solve (0.4 of the estimate, half of it needed) but
         // not for the exact one (half an estimate).
         let some = estimated_solve_time(empties, 1).mul_f64(0.3);
-        let step = othello_next_step(
-            Step::Selective(2),
-            empties,
-            60,
-            FULL,
-            true,
-            1,
-            &budget(some),
-            Instant::now(),
-            Duration::ZERO,
-        );
+        let step = next_step(Step::Selective(2), empties, &budget(some), Duration::ZERO);
         assert_eq!(step, Some(Step::WinLossDraw));
-        let after = othello_next_step(
-            Step::WinLossDraw,
-            empties,
-            60,
-            FULL,
-            true,
-            1,
-            &budget(some),
-            Instant::now(),
-            Duration::ZERO,
-        );
+        let after = next_step(Step::WinLossDraw, empties, &budget(some), Duration::ZERO);
         assert_eq!(after, None);
-        let none = othello_next_step(
+        let none = next_step(
             Step::Selective(2),
             empties,
-            60,
-            FULL,
-            true,
-            1,
             &budget(Duration::from_millis(1)),
-            Instant::now(),
             Duration::ZERO,
         );
         assert_eq!(none, None);
@@ -978,19 +964,7 @@ mod tests {
             hard: Some(Duration::from_millis(100)),
             spend_all: true,
         };
-        let after = |step| {
-            othello_next_step(
-                step,
-                empties,
-                60,
-                FULL,
-                true,
-                1,
-                &movetime,
-                Instant::now(),
-                Duration::ZERO,
-            )
-        };
+        let after = |step| next_step(step, empties, &movetime, Duration::ZERO);
         assert_eq!(after(Step::Selective(0)), Some(Step::Selective(1)));
         assert_eq!(after(Step::Selective(2)), Some(Step::Exact));
         // On a clock, time saved is kept for later moves.
@@ -998,15 +972,10 @@ mod tests {
             spend_all: false,
             ..movetime
         };
-        let step = othello_next_step(
+        let step = next_step(
             Step::Selective(0),
             empties,
-            60,
-            FULL,
-            true,
-            1,
             &clock,
-            Instant::now(),
             Duration::from_millis(60),
         );
         // (Level 0 took 60 ms: level 1 is expected to overrun the 100 ms.)
@@ -1024,19 +993,7 @@ mod tests {
             spend_all: false,
         };
         assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[0]) > clock.hard.unwrap());
-        let after = |step, last| {
-            othello_next_step(
-                step,
-                empties,
-                60,
-                FULL,
-                true,
-                1,
-                &clock,
-                Instant::now(),
-                Duration::from_millis(last),
-            )
-        };
+        let after = |step, last| next_step(step, empties, &clock, Duration::from_millis(last));
         assert_eq!(after(Step::Midgame(26), 70), Some(Step::Midgame(27)));
         assert_eq!(after(Step::Midgame(27), 70), Some(Step::Selective(0)));
         assert_eq!(after(Step::Selective(0), 300), Some(Step::Selective(1)));
@@ -1097,17 +1054,7 @@ mod tests {
             hard: None,
             spend_all: false,
         };
-        let step = othello_next_step(
-            Step::Selective(2),
-            30,
-            60,
-            FULL,
-            true,
-            1,
-            &unlimited,
-            Instant::now(),
-            Duration::ZERO,
-        );
+        let step = next_step(Step::Selective(2), 30, &unlimited, Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));
     }
 }

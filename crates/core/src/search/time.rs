@@ -237,14 +237,10 @@ pub fn should_continue(
     last: Duration,
     before: Duration,
 ) -> bool {
-    if budget.soft.is_some_and(|soft| elapsed >= soft) {
-        return false;
-    }
-    let Some(hard) = budget.hard else {
-        return true;
-    };
     if budget.spend_all {
-        return elapsed < hard;
+        // Time left over is lost: any iteration that starts before the limits may run.
+        return budget.soft.is_none_or(|soft| elapsed < soft)
+            && budget.hard.is_none_or(|hard| elapsed < hard);
     }
     let growth = if before.is_zero() {
         4.0

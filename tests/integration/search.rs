@@ -147,6 +147,36 @@ fn parallel_midgame_searches_give_legal_moves_and_lines() {
     }
 }
 
+/// With two threads, an iteration ends when either thread completes it (a helper one ply
+/// ahead may complete the next depth first and stand for it): the reports still come in
+/// rising depth, each a legal line, and a depth limit is the depth reported at the end.
+#[test]
+fn parallel_iterations_report_rising_depths_up_to_the_limit() {
+    let mut searcher = searcher();
+    searcher.set_threads(2);
+    for pos in [Position::start(), midgame()] {
+        for depth in [6, 9, 12] {
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let stop = AtomicBool::new(false);
+            let mut depths = Vec::new();
+            let report = searcher.search(&pos, &limits, &stop, &mut |report| {
+                depths.push(report.depth);
+                let mut line = pos;
+                for &mv in &report.pv {
+                    assert!(line.legal_moves().as_ref().contains(&mv));
+                    line = line.play(mv);
+                }
+            });
+            assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+            assert_eq!(depths.last(), Some(&depth));
+            assert_eq!(report.depth, depth);
+        }
+    }
+}
+
 #[test]
 fn a_stop_flag_raised_before_the_search_still_gives_a_move() {
     let stop = AtomicBool::new(true);

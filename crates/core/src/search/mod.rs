@@ -9,11 +9,12 @@
 //! table (`tt`) and prunes probable cuts (`probcut`). For Othello, the exact solver
 //! (`endgame`) takes over where the search reaches the end of the game. `time` turns
 //! limits into deadlines. With several threads, helper threads search each midgame
-//! iteration beside the driver's (`with_helpers`) and the solver runs its own; both
+//! iteration beside the driver's (`helpers`) and the solver runs its own; both
 //! share their tables (`slot`) and share out the moves (`busy`).
 
 mod busy;
 mod endgame;
+mod helpers;
 mod memory;
 mod negamax;
 mod ordering;
@@ -376,6 +377,8 @@ impl<G: Game> Searcher<G> {
         if let Some(solver) = &mut self.solver {
             solver.new_search();
         }
+        // Declared before the run, whose watch borrows its flag.
+        let shared = helpers::Shared::new(threads - 1);
         let mut run = Run {
             evaluator: &*self.evaluator,
             table,
@@ -423,113 +426,147 @@ impl<G: Game> Searcher<G> {
         // Midgame scores by depth: the evaluation swings between odd and even depths,
         // so the window is centred on the last score of the same parity.
         let mut midgame_scores: Vec<Score> = Vec::new();
-        loop {
-            step = match (step, empties) {
-                (None, _) => Some(Step::Midgame(1)),
-                (Some(previous), Some(empties)) => othello_next_step(
-                    previous, empties, max_depth, reach, selective, threads, &budget, start, last,
-                ),
-                (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
-                (Some(_), None) => None,
-            };
-            let Some(current) = step else {
-                break;
-            };
-            let depth = match current {
-                Step::Midgame(depth) => depth,
-                _ => solve_depth.unwrap_or(max_depth),
-            };
-            if matches!(current, Step::Midgame(_)) && depth > max_depth {
-                break;
-            }
-            if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
-                && depth > 1
-                && !time::should_continue(&budget, start.elapsed(), last, before)
-            {
-                break;
-            }
-            let iteration_start = Instant::now();
-            run.evals = 0;
-            run.end_selectivity = match current {
-                Step::Selective(level) => Some(level),
-                _ => None,
-            };
-            let guess = match current {
-                Step::Midgame(depth) if depth >= 3 => midgame_scores
-                    .get(depth as usize - 3)
-                    .copied()
-                    .unwrap_or(best.score),
-                _ => best.score,
-            };
-            let outcome = match current {
-                // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
-                // proves the win or the loss.
-                Step::WinLossDraw => run.root(pos, &mut ordered, depth as i32, -DISC, DISC),
-                Step::Midgame(depth) if threads > 1 && depth >= PARALLEL_MIDGAME_FROM => {
-                    let deepest = empties.map_or(max_depth, |empties| {
-                        max_depth.min(empties.saturating_sub(2))
-                    });
-                    let helpers = Helpers {
-                        count: threads - 1,
-                        depth,
-                        deepest,
-                        guess,
-                    };
-                    // Moves are put off only while other threads search beside this one.
-                    run.busy = Some(&self.busy);
-                    let outcome = with_helpers(&mut run, pos, &ordered.clone(), helpers, |run| {
-                        aspiration_search(run, pos, &mut ordered, depth, guess)
-                    });
-                    run.busy = None;
-                    outcome
+        std::thread::scope(|scope| {
+            let mut pool = None;
+            loop {
+                step = match (step, empties) {
+                    (None, _) => Some(Step::Midgame(1)),
+                    (Some(previous), Some(empties)) => othello_next_step(
+                        previous, empties, max_depth, reach, selective, threads, &budget, start,
+                        last,
+                    ),
+                    (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
+                    (Some(_), None) => None,
+                };
+                let Some(mut current) = step else {
+                    break;
+                };
+                let mut depth = match current {
+                    Step::Midgame(depth) => depth,
+                    _ => solve_depth.unwrap_or(max_depth),
+                };
+                if matches!(current, Step::Midgame(_)) && depth > max_depth {
+                    break;
                 }
-                _ => aspiration_search(&mut run, pos, &mut ordered, depth, guess),
-            };
-            if run.watch.aborted {
-                // A move that proved better than the last iteration's best is kept.
-                if let Some(mv) = outcome.best
+                if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
                     && depth > 1
-                    && Some(mv) != best.best_move
+                    && !time::should_continue(&budget, start.elapsed(), last, before)
                 {
-                    best.best_move = Some(mv);
-                    best.score = outcome.score;
-                    best.pv = vec![mv];
+                    break;
                 }
-                break;
-            }
-            let mv = outcome.best.unwrap_or(ordered[0]);
-            best.best_move = Some(mv);
-            best.score = outcome.score;
-            best.depth = depth;
-            best.pv = run.principal_variation(pos, mv, depth);
-            best.confidence = match current {
-                Step::Selective(level) => {
-                    Confidence::Probable(probcut::confidence_percent(probcut::SELECTIVE_T[level]))
+                let iteration_start = Instant::now();
+                run.evals = 0;
+                run.end_selectivity = match current {
+                    Step::Selective(level) => Some(level),
+                    _ => None,
+                };
+                let guess = match current {
+                    Step::Midgame(depth) if depth >= 3 => midgame_scores
+                        .get(depth as usize - 3)
+                        .copied()
+                        .unwrap_or(best.score),
+                    _ => best.score,
+                };
+                let parallel = matches!(current, Step::Midgame(depth)
+                if threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
+                if !parallel && let Some(pool) = pool.take() {
+                    // The solver runs threads of its own.
+                    run.watch.nodes += helpers::Pool::finish(pool, &shared);
+                    run.busy = None;
                 }
-                Step::WinLossDraw => Confidence::WinLossDraw,
-                Step::Exact => Confidence::Exact,
-                Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
-                Step::Midgame(_) => Confidence::Heuristic,
-            };
-            best.nodes = run.watch.nodes;
-            best.elapsed = start.elapsed();
-            if let Step::Midgame(depth) = current {
-                midgame_scores.resize(depth as usize, best.score);
-                midgame_scores[depth as usize - 1] = best.score;
+                let outcome = match current {
+                    // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
+                    // proves the win or the loss.
+                    Step::WinLossDraw => run.root(pos, &mut ordered, depth as i32, -DISC, DISC),
+                    Step::Midgame(_) if parallel => {
+                        if pool.is_none() {
+                            let deepest = empties.map_or(max_depth, |empties| {
+                                max_depth.min(empties.saturating_sub(2))
+                            });
+                            // Moves are put off only while other threads search beside this one.
+                            run.busy = Some(&self.busy);
+                            pool = Some(helpers::Pool::start(
+                                scope, &shared, &run, pos, &ordered, deepest,
+                            ));
+                        }
+                        shared.begin(depth, guess);
+                        run.watch.preempt = Some(shared.preempt());
+                        let outcome = aspiration_search(&mut run, pos, &mut ordered, depth, guess);
+                        run.watch.preempt = None;
+                        let (completed, nodes) = shared.end(depth);
+                        run.watch.nodes += nodes;
+                        match completed {
+                            // A helper completed this depth or a deeper one first: its result
+                            // stands for the iteration (a stop or the deadline that came
+                            // meanwhile is seen at the next check).
+                            Some((done, outcome)) => {
+                                log::debug!("depth {done}: a helper completed it first");
+                                run.watch.resume();
+                                if let Some(index) =
+                                    ordered.iter().position(|&mv| Some(mv) == outcome.best)
+                                {
+                                    ordered[..=index].rotate_right(1);
+                                }
+                                current = Step::Midgame(done);
+                                step = Some(current);
+                                depth = done;
+                                outcome
+                            }
+                            None => outcome,
+                        }
+                    }
+                    _ => aspiration_search(&mut run, pos, &mut ordered, depth, guess),
+                };
+                if run.watch.aborted {
+                    // A move that proved better than the last iteration's best is kept.
+                    if let Some(mv) = outcome.best
+                        && depth > 1
+                        && Some(mv) != best.best_move
+                    {
+                        best.best_move = Some(mv);
+                        best.score = outcome.score;
+                        best.pv = vec![mv];
+                    }
+                    break;
+                }
+                let mv = outcome.best.unwrap_or(ordered[0]);
+                best.best_move = Some(mv);
+                best.score = outcome.score;
+                best.depth = depth;
+                best.pv = run.principal_variation(pos, mv, depth);
+                best.confidence = match current {
+                    Step::Selective(level) => Confidence::Probable(probcut::confidence_percent(
+                        probcut::SELECTIVE_T[level],
+                    )),
+                    Step::WinLossDraw => Confidence::WinLossDraw,
+                    Step::Exact => Confidence::Exact,
+                    Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
+                    Step::Midgame(_) => Confidence::Heuristic,
+                };
+                best.nodes = run.watch.nodes;
+                best.elapsed = start.elapsed();
+                if let Step::Midgame(depth) = current {
+                    midgame_scores.resize(depth as usize, best.score);
+                    midgame_scores[depth as usize - 1] = best.score;
+                }
+                log::debug!(
+                    "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
+                    best.score,
+                    best.confidence,
+                    best.nodes,
+                    best.elapsed
+                );
+                report(&best);
+                if best.confidence == Confidence::Exact {
+                    break;
+                }
+                before = std::mem::replace(&mut last, iteration_start.elapsed());
             }
-            log::debug!(
-                "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
-                best.score,
-                best.confidence,
-                best.nodes,
-                best.elapsed
-            );
-            report(&best);
-            if best.confidence == Confidence::Exact {
-                break;
+            if let Some(pool) = pool {
+                run.watch.nodes += helpers::Pool::finish(pool, &shared);
+                run.busy = None;
             }
-            before = std::mem::replace(&mut last, iteration_start.elapsed());
-        }
+        });
         if let Some(variety) = variety
             && best.depth >= 1
             && moves.len() > 1
@@ -700,84 +737,6 @@ fn othello_next_step(
 /// Midgame iterations of at least this depth are searched with helper threads; shallower
 /// ones end before the helpers would have started.
 const PARALLEL_MIDGAME_FROM: u32 = 6;
-
-/// The helper threads of a midgame iteration (see [`with_helpers`]).
-struct Helpers {
-    count: usize,
-    /// The iteration's depth, and the deepest a helper may go.
-    depth: u32,
-    deepest: u32,
-    /// The centre of the first aspiration window.
-    guess: Score,
-}
-
-/// Runs `main` (an iteration of the search `run`) on this thread while helper threads
-/// search the same position and share the table: the results each stores cut the
-/// others' searches short, so that the iteration ends sooner than on one thread (the
-/// "lazy" parallel search). Half the helpers start one ply deeper than the iteration,
-/// and each goes a ply deeper whenever it finishes, up to `deepest`, so that the next
-/// iteration finds much of its tree searched. They stop when `main` returns; only its
-/// result counts, and their nodes are added to its count.
-fn with_helpers<G: Game, R>(
-    run: &mut Run<'_, G>,
-    pos: &G,
-    ordered: &[G::Move],
-    helpers: Helpers,
-    main: impl FnOnce(&mut Run<'_, G>) -> R,
-) -> R {
-    let finished = AtomicBool::new(false);
-    let (evaluator, table, rules, selective) = (run.evaluator, run.table, run.rules, run.selective);
-    let deadline = run.watch.deadline;
-    let busy = run.busy;
-    std::thread::scope(|scope| {
-        // A helper the system cannot start is done without: it only speeds the search.
-        let started: Vec<_> = (0..helpers.count)
-            .filter_map(|index| {
-                let finished = &finished;
-                let helpers = &helpers;
-                std::thread::Builder::new()
-                    .name("search".into())
-                    .spawn_scoped(scope, move || {
-                        let mut helper = Run {
-                            evaluator,
-                            table,
-                            rules,
-                            watch: Watch::new(finished, deadline, u64::MAX),
-                            evals: 0,
-                            selective,
-                            end_selectivity: None,
-                            solver: None,
-                            threads: 1,
-                            busy,
-                            killers: vec![[None; 2]; ordering::KILLER_PLIES],
-                            history: vec![0; crate::game::HISTORY_SLOTS],
-                        };
-                        let mut order = ordered.to_vec();
-                        // Half the helpers (the first of them) one ply deeper, unless
-                        // the iteration is the deepest.
-                        let ahead = ((index + 1) % 2) as u32;
-                        let mut depth = (helpers.depth + ahead).min(helpers.deepest);
-                        while depth <= helpers.deepest && !helper.watch.aborted {
-                            aspiration_search(&mut helper, pos, &mut order, depth, helpers.guess);
-                            depth += 1;
-                        }
-                        helper.watch.nodes
-                    })
-                    .map_err(|e| log::warn!("search thread not started: {e}"))
-                    .ok()
-            })
-            .collect();
-        let result = main(run);
-        finished.store(true, std::sync::atomic::Ordering::Relaxed);
-        for helper in started {
-            match helper.join() {
-                Ok(nodes) => run.watch.nodes += nodes,
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        result
-    })
-}
 
 /// One iteration: a window around the last score, widened until the score falls inside.
 fn aspiration_search<G: Game>(

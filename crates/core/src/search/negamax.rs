@@ -19,6 +19,8 @@ use super::tt::{Bound, Table};
 /// the midgame search and the endgame solver, which count nodes alike.
 pub(crate) struct Watch<'a> {
     pub stop: &'a AtomicBool,
+    /// A second flag that stops the search: another thread finished its work first.
+    pub preempt: Option<&'a AtomicBool>,
     pub deadline: Option<Instant>,
     pub nodes: u64,
     node_limit: u64,
@@ -37,6 +39,7 @@ impl<'a> Watch<'a> {
     pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, node_limit: u64) -> Watch<'a> {
         Watch {
             stop,
+            preempt: None,
             deadline,
             nodes: 0,
             node_limit,
@@ -67,6 +70,9 @@ impl<'a> Watch<'a> {
         }
         if self.nodes >= self.node_limit
             || self.stop.load(Ordering::Relaxed)
+            || self
+                .preempt
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.aborted = true;
@@ -75,6 +81,13 @@ impl<'a> Watch<'a> {
         }
         self.next_check = self.node_limit.min((self.nodes | (CHECK_EVERY - 1)) + 1);
         false
+    }
+
+    /// Goes on counting after a stop that `preempt` alone caused (the search it ended
+    /// is given up; the flags and the clock are read again at the next check).
+    pub fn resume(&mut self) {
+        self.aborted = false;
+        self.next_check = self.nodes + 1;
     }
 }
 

@@ -100,36 +100,50 @@ impl<M: Copy> Shared<M> {
     }
 }
 
-/// The running helper threads of one search.
-pub(super) struct Pool<'scope> {
+/// The helper threads of one search, started at its first parallel iteration.
+pub(super) struct Pool<'scope, 'env> {
+    scope: &'scope Scope<'scope, 'env>,
+    /// The deepest iteration a helper may search.
+    deepest: u32,
     threads: Vec<ScopedJoinHandle<'scope, ()>>,
+    started: bool,
 }
 
-impl<'scope> Pool<'scope> {
+impl<'scope, 'env> Pool<'scope, 'env> {
+    pub fn new(scope: &'scope Scope<'scope, 'env>, deepest: u32) -> Self {
+        Pool {
+            scope,
+            deepest,
+            threads: Vec::new(),
+            started: false,
+        }
+    }
+
     /// Starts `shared`'s helpers on `pos`, searching with the driver's evaluator, table
-    /// and rules, up to `deepest` plies. A helper the system cannot start is done
-    /// without: it only speeds the search.
-    pub fn start<G: Game>(
-        scope: &'scope Scope<'scope, '_>,
+    /// and rules. A helper the system cannot start is done without: it only speeds the
+    /// search.
+    fn start<G: Game>(
+        &mut self,
         shared: &'scope Shared<G::Move>,
         driver: &Run<'scope, G>,
         pos: &'scope G,
         ordered: &[G::Move],
-        deepest: u32,
-    ) -> Self {
+    ) {
+        self.started = true;
+        shared.stop.store(false, Relaxed);
         let (evaluator, table, rules, selective) = (
             driver.evaluator,
             driver.table,
             driver.rules,
             driver.selective,
         );
-        let (deadline, busy) = (driver.watch.deadline, driver.busy);
-        let threads = (0..shared.depths.len())
+        let (deadline, busy, deepest) = (driver.watch.deadline, driver.busy, self.deepest);
+        self.threads = (0..shared.depths.len())
             .filter_map(|index| {
                 let order = ordered.to_vec();
                 std::thread::Builder::new()
                     .name("search".into())
-                    .spawn_scoped(scope, move || {
+                    .spawn_scoped(self.scope, move || {
                         let mut helper = Run {
                             evaluator,
                             table,
@@ -151,19 +165,55 @@ impl<'scope> Pool<'scope> {
                     .ok()
             })
             .collect();
-        Pool { threads }
     }
 
-    /// Stops the helpers and waits for them.
-    pub fn finish<M: Copy>(self, shared: &Shared<M>) -> u64 {
+    /// Stops the helpers, if they run, and waits for them; their nodes not yet counted.
+    pub fn finish<M: Copy>(&mut self, shared: &Shared<M>) -> u64 {
+        if !std::mem::take(&mut self.started) {
+            return 0;
+        }
         shared.stop.store(true, Relaxed);
-        for thread in self.threads {
+        for thread in self.threads.drain(..) {
             if let Err(panic) = thread.join() {
                 std::panic::resume_unwind(panic);
             }
         }
         shared.nodes.swap(0, Relaxed)
     }
+}
+
+/// One midgame iteration of `depth` on the driver's thread beside the helpers (started at
+/// the first): the driver's outcome, or that of a helper that completed this depth or a
+/// deeper one first, with its depth (the root moves then put its best move first).
+pub(super) fn iteration<'run: 'scope, 'scope, G: Game>(
+    pool: &mut Pool<'scope, '_>,
+    shared: &'run Shared<G::Move>,
+    run: &mut Run<'run, G>,
+    pos: &'scope G,
+    ordered: &mut [G::Move],
+    depth: u32,
+    guess: Score,
+) -> (RootOutcome<G::Move>, Option<u32>) {
+    if !pool.started {
+        pool.start(shared, run, pos, ordered);
+    }
+    shared.begin(depth, guess);
+    run.watch.preempt = Some(shared.preempt());
+    let outcome = aspiration_search(run, pos, ordered, depth, guess);
+    run.watch.preempt = None;
+    let (completed, nodes) = shared.end(depth);
+    run.watch.nodes += nodes;
+    let Some((done, outcome)) = completed else {
+        return (outcome, None);
+    };
+    log::debug!("depth {done}: a helper completed it first");
+    // The driver's search was given up; a stop or the deadline that came meanwhile is
+    // seen at the next check.
+    run.watch.resume();
+    if let Some(index) = ordered.iter().position(|&mv| Some(mv) == outcome.best) {
+        ordered[..=index].rotate_right(1);
+    }
+    (outcome, Some(done))
 }
 
 /// One helper's iterations, until the pool stops or no deeper one is left.

@@ -426,8 +426,11 @@ impl<G: Game> Searcher<G> {
         // Midgame scores by depth: the evaluation swings between odd and even depths,
         // so the window is centred on the last score of the same parity.
         let mut midgame_scores: Vec<Score> = Vec::new();
+        let deepest = empties.map_or(max_depth, |empties| {
+            max_depth.min(empties.saturating_sub(2))
+        });
         std::thread::scope(|scope| {
-            let mut pool = None;
+            let mut pool = helpers::Pool::new(scope, deepest);
             loop {
                 step = match (step, empties) {
                     (None, _) => Some(Step::Midgame(1)),
@@ -469,9 +472,9 @@ impl<G: Game> Searcher<G> {
                 };
                 let parallel = matches!(current, Step::Midgame(depth)
                 if threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
-                if !parallel && let Some(pool) = pool.take() {
+                if !parallel {
                     // The solver runs threads of its own.
-                    run.watch.nodes += helpers::Pool::finish(pool, &shared);
+                    run.watch.nodes += pool.finish(&shared);
                     run.busy = None;
                 }
                 let outcome = match current {
@@ -479,41 +482,22 @@ impl<G: Game> Searcher<G> {
                     // proves the win or the loss.
                     Step::WinLossDraw => run.root(pos, &mut ordered, depth as i32, -DISC, DISC),
                     Step::Midgame(_) if parallel => {
-                        if pool.is_none() {
-                            let deepest = empties.map_or(max_depth, |empties| {
-                                max_depth.min(empties.saturating_sub(2))
-                            });
-                            // Moves are put off only while other threads search beside this one.
-                            run.busy = Some(&self.busy);
-                            pool = Some(helpers::Pool::start(
-                                scope, &shared, &run, pos, &ordered, deepest,
-                            ));
+                        // Moves are put off only while other threads search beside this one.
+                        run.busy = Some(&self.busy);
+                        let (outcome, helper_depth) = helpers::iteration(
+                            &mut pool,
+                            &shared,
+                            &mut run,
+                            pos,
+                            &mut ordered,
+                            depth,
+                            guess,
+                        );
+                        if let Some(done) = helper_depth {
+                            (current, depth) = (Step::Midgame(done), done);
+                            step = Some(current);
                         }
-                        shared.begin(depth, guess);
-                        run.watch.preempt = Some(shared.preempt());
-                        let outcome = aspiration_search(&mut run, pos, &mut ordered, depth, guess);
-                        run.watch.preempt = None;
-                        let (completed, nodes) = shared.end(depth);
-                        run.watch.nodes += nodes;
-                        match completed {
-                            // A helper completed this depth or a deeper one first: its result
-                            // stands for the iteration (a stop or the deadline that came
-                            // meanwhile is seen at the next check).
-                            Some((done, outcome)) => {
-                                log::debug!("depth {done}: a helper completed it first");
-                                run.watch.resume();
-                                if let Some(index) =
-                                    ordered.iter().position(|&mv| Some(mv) == outcome.best)
-                                {
-                                    ordered[..=index].rotate_right(1);
-                                }
-                                current = Step::Midgame(done);
-                                step = Some(current);
-                                depth = done;
-                                outcome
-                            }
-                            None => outcome,
-                        }
+                        outcome
                     }
                     _ => aspiration_search(&mut run, pos, &mut ordered, depth, guess),
                 };
@@ -562,10 +546,8 @@ impl<G: Game> Searcher<G> {
                 }
                 before = std::mem::replace(&mut last, iteration_start.elapsed());
             }
-            if let Some(pool) = pool {
-                run.watch.nodes += helpers::Pool::finish(pool, &shared);
-                run.busy = None;
-            }
+            run.watch.nodes += pool.finish(&shared);
+            run.busy = None;
         });
         if let Some(variety) = variety
             && best.depth >= 1

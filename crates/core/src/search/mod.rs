@@ -837,6 +837,14 @@ mod tests {
         }
     }
 
+    fn budget_ms(soft: u64, hard: u64, spend_all: bool) -> time::Budget {
+        time::Budget {
+            soft: Some(Duration::from_millis(soft)),
+            hard: Some(Duration::from_millis(hard)),
+            spend_all,
+        }
+    }
+
     #[test]
     fn the_exact_solve_comes_when_it_fits_in_the_time() {
         let empties = 24;
@@ -900,11 +908,7 @@ mod tests {
     #[test]
     fn with_a_fixed_move_time_the_solve_levels_go_on_where_they_may_not_fit() {
         let empties = 26;
-        let movetime = time::Budget {
-            soft: Some(Duration::from_millis(100)),
-            hard: Some(Duration::from_millis(100)),
-            spend_all: true,
-        };
+        let movetime = budget_ms(100, 100, true);
         let after = |step| next_step(step, empties, &movetime, Duration::ZERO);
         assert_eq!(after(Step::Selective(0)), Some(Step::Selective(1)));
         assert_eq!(after(Step::Selective(2)), Some(Step::Exact));
@@ -928,11 +932,7 @@ mod tests {
         // A move at 28 empties on a 1:00 clock: the estimate puts even level 0 beyond
         // the hard limit, the midgame iterations have reached their deepest.
         let empties = 28;
-        let clock = time::Budget {
-            soft: Some(Duration::from_millis(3000)),
-            hard: Some(Duration::from_millis(6000)),
-            spend_all: false,
-        };
+        let clock = budget_ms(3000, 6000, false);
         assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[0]) > clock.hard.unwrap());
         let after = |step, last| next_step(step, empties, &clock, Duration::from_millis(last));
         assert_eq!(after(Step::Midgame(26), 70), Some(Step::Midgame(27)));

@@ -157,6 +157,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
                             busy,
                             killers: vec![[None; 2]; ordering::KILLER_PLIES],
                             history: vec![0; crate::game::HISTORY_SLOTS],
+                            spare_keyed: Vec::new(),
                         };
                         helper.watch.preempt = Some(&shared.restarts[index]);
                         search(&mut helper, shared, index, pos, order, deepest);

@@ -396,6 +396,7 @@ impl<G: Game> Searcher<G> {
             busy: None,
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],
+            spare_keyed: Vec::new(),
         };
         let mut ordered = run.order(pos, moves, None, 4, 0);
         let mut best = SearchReport {

@@ -12,7 +12,7 @@ use crate::eval::Evaluator;
 use crate::game::{Game, INFINITY, Score, WIN_SCORE};
 
 use super::busy::BusyMarks;
-use super::ordering::{OrderingRules, Pick, Picker};
+use super::ordering::{KeyedMoves, OrderingRules, Pick, Picker};
 use super::tt::{Bound, Table};
 
 /// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
@@ -113,6 +113,8 @@ pub(crate) struct Run<'a, G: Game> {
     pub killers: Vec<[Option<G::Move>; 2]>,
     /// History scores by [`Game::history_slot`] (games with move hints).
     pub history: Vec<i32>,
+    /// Buffers of finished move pickers, for the next ones.
+    pub spare_keyed: Vec<KeyedMoves<G::Move>>,
 }
 
 /// Plies of captures searched beyond the nominal depth.
@@ -355,7 +357,7 @@ impl<G: Game> Run<'_, G> {
                 busy.leave(key);
             }
             if self.watch.aborted {
-                return 0;
+                break;
             }
             i += 1;
             if score > best {
@@ -369,6 +371,12 @@ impl<G: Game> Run<'_, G> {
                     }
                 }
             }
+        }
+        if let Some(picker) = picker {
+            self.recycle(picker);
+        }
+        if self.watch.aborted {
+            return 0;
         }
         let bound = if best >= beta {
             Bound::Lower

@@ -69,7 +69,7 @@ const HISTORY_MAX: i32 = 1 << 24;
 /// where the first few are picked by selection (a node often needs only one) and the
 /// rest sorted when reached.
 pub(super) struct Picker<M> {
-    keyed: Vec<Keyed<M>>,
+    keyed: KeyedMoves<M>,
     next: usize,
     sorted: bool,
     /// Keys are move hints (with killer bonuses).
@@ -79,11 +79,15 @@ pub(super) struct Picker<M> {
 /// Moves picked one by one by selection before the rest are sorted.
 const SELECT_FIRST: usize = 3;
 
+/// The storage of a picker's moves. A search keeps the buffers of finished pickers
+/// ([`Run::recycle`]) for the next ones: a node then allocates nothing.
+pub(super) type KeyedMoves<M> = Vec<Keyed<M>>;
+
 /// A move with its ordering key (hint, history) and, where the ordering evaluated the
 /// position after it, that evaluation (for the side then to move), which the search of
 /// the move reuses.
 #[derive(Clone, Copy)]
-struct Keyed<M> {
+pub(super) struct Keyed<M> {
     key: (Score, i32),
     mv: M,
     child_eval: Option<Score>,
@@ -176,7 +180,8 @@ impl<G: Game> Run<'_, G> {
         {
             return self.order_by_hints(pos, moves, hash_move, ply);
         }
-        let mut keyed: Vec<Keyed<G::Move>> = Vec::with_capacity(moves.len());
+        let mut keyed = self.spare_keyed.pop().unwrap_or_default();
+        keyed.clear();
         for &mv in moves {
             if Some(mv) == hash_move {
                 keyed.push(Keyed::new((Score::MAX, 0), mv));
@@ -221,9 +226,14 @@ impl<G: Game> Run<'_, G> {
 }
 
 impl<G: Game> Run<'_, G> {
+    /// Gives a finished picker's buffer back for the next node's picker.
+    pub(super) fn recycle(&mut self, picker: Picker<G::Move>) {
+        self.spare_keyed.push(picker.keyed);
+    }
+
     /// Hint ordering (see the module comment).
     fn order_by_hints(
-        &self,
+        &mut self,
         pos: &G,
         moves: &[G::Move],
         hash_move: Option<G::Move>,
@@ -232,10 +242,9 @@ impl<G: Game> Run<'_, G> {
         let killers = self.killers[(ply as usize).min(KILLER_PLIES - 1)];
         let mut hints = vec![0; moves.len()];
         pos.move_hints(moves, &mut hints);
-        let keyed: Vec<Keyed<G::Move>> = moves
-            .iter()
-            .zip(hints)
-            .map(|(&mv, mut hint)| {
+        let mut keyed = self.spare_keyed.pop().unwrap_or_default();
+        keyed.clear();
+        keyed.extend(moves.iter().zip(hints).map(|(&mv, mut hint)| {
                 if Some(mv) == hash_move {
                     return Keyed::new((Score::MAX, 0), mv);
                 }
@@ -248,8 +257,7 @@ impl<G: Game> Run<'_, G> {
                     0
                 };
                 Keyed::new((hint, history), mv)
-            })
-            .collect();
+            }));
         Picker {
             keyed,
             next: 0,

@@ -245,19 +245,19 @@ impl<G: Game> Run<'_, G> {
         let mut keyed = self.spare_keyed.pop().unwrap_or_default();
         keyed.clear();
         keyed.extend(moves.iter().zip(hints).map(|(&mv, mut hint)| {
-                if Some(mv) == hash_move {
-                    return Keyed::new((Score::MAX, 0), mv);
-                }
-                if killers.contains(&Some(mv)) && self.rules.killers {
-                    hint = hint.max(KILLER_HINT + i32::from(killers[0] == Some(mv)));
-                }
-                let history = if self.rules.history {
-                    self.history[pos.history_slot(mv) % HISTORY_SLOTS]
-                } else {
-                    0
-                };
-                Keyed::new((hint, history), mv)
-            }));
+            if Some(mv) == hash_move {
+                return Keyed::new((Score::MAX, 0), mv);
+            }
+            if killers.contains(&Some(mv)) && self.rules.killers {
+                hint = hint.max(KILLER_HINT + i32::from(killers[0] == Some(mv)));
+            }
+            let history = if self.rules.history {
+                self.history[pos.history_slot(mv) % HISTORY_SLOTS]
+            } else {
+                0
+            };
+            Keyed::new((hint, history), mv)
+        }));
         Picker {
             keyed,
             next: 0,

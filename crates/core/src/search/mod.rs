@@ -930,8 +930,9 @@ mod tests {
 
     #[test]
     fn on_a_clock_the_selective_levels_start_where_the_last_iteration_says_they_fit() {
-        // A move at 28 empties on a 1:00 clock: the estimate puts even level 0 beyond
-        // the hard limit, the midgame iterations have reached their deepest.
+        // A move at 28 empties whose clock budget lets a started step run past its
+        // share (as the solving move's does): the estimate puts even level 0 beyond the
+        // hard limit, the midgame iterations have reached their deepest.
         let empties = 28;
         let clock = budget_ms(3000, 6000, false);
         assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[0]) > clock.hard.unwrap());

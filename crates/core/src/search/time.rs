@@ -85,7 +85,8 @@ pub fn budget(limits: &Limits, othello: Option<Othello>) -> Budget {
     if let Some(clock) = limits.clock {
         let from_clock = clock_budget(&clock, othello);
         // A time per move the clock's share affords is spent in full (NBoard always
-        // sends a clock, also to an engine told a time per move); else the clock rules.
+        // sends a clock, also to an engine told a time per move); else the clock rules,
+        // whose midgame share is spent in full too.
         let affordable = result.spend_all && result.hard <= from_clock.soft;
         result = Budget {
             soft: min_option(result.soft, from_clock.soft),

@@ -5,4 +5,4 @@
 //! in one place for the integration tests.
 
 pub use iago_core::{book, engine, eval, game, mill, options, othello, protocol, search, text};
-pub use iago_tools::{arena, book_build, label, train};
+pub use iago_tools::{arena, book_build, corpus, label, train};

@@ -27,5 +27,6 @@ mod perft;
 mod protocol_fuzz;
 mod regress;
 mod search;
+mod selfplay;
 mod symmetry;
 mod ugi;

@@ -5,5 +5,6 @@
 pub mod arena;
 pub mod book_build;
 pub mod cli;
+pub mod corpus;
 pub mod label;
 pub mod train;

@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use iago_core::eval::features::{self, Layout, STAGES};
+use iago_core::eval::features::{self, Layout, stage_of_discs};
 use iago_core::eval::pattern::PatternWeights;
 use iago_core::game::Color;
 use iago_core::othello::Position;
@@ -23,6 +23,9 @@ pub struct Sample {
     pub opponent: u64,
     /// Disc difference for the side to move (a game result, or a search's value).
     pub label: f32,
+    /// The label is the position's exact value (a solve, or a game played perfectly from
+    /// there on).
+    pub exact: bool,
 }
 
 impl Sample {
@@ -178,6 +181,7 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
                     player: pos.player,
                     opponent: pos.opponent,
                     label: label.clamp(-64, 64) as f32,
+                    exact: false,
                 });
                 match pos.try_play(mv) {
                     Some(next) => pos = next,
@@ -214,12 +218,40 @@ pub fn load_samples(
             player: record.player,
             opponent: record.opponent,
             label,
+            exact: record.depth == crate::label::EXACT_DEPTH,
         };
         if (i + 1).is_multiple_of(holdout) {
             data.test.push(sample);
         } else {
             data.train.push(sample);
         }
+    }
+    Ok(data)
+}
+
+/// Reads self-play game records (see [`crate::corpus::records`]): every position of every
+/// game, labelled with the game's result for the side to move, exact from the move the
+/// game was solved on; the positions of every `holdout_every`-th game are held out.
+pub fn load_games(path: &Path, holdout_every: usize) -> Result<Dataset, String> {
+    let games = crate::corpus::records::read(path)?;
+    let holdout = holdout_every.max(2);
+    let mut data = Dataset::default();
+    for (i, game) in games.iter().enumerate() {
+        let positions = game
+            .replay()
+            .map_err(|e| format!("{}: game {}: {e}", path.display(), i + 1))?;
+        let target = if (i + 1).is_multiple_of(holdout) {
+            &mut data.test
+        } else {
+            &mut data.train
+        };
+        target.extend(positions.iter().map(|p| Sample {
+            player: p.position.player,
+            opponent: p.position.opponent,
+            label: f32::from(p.result),
+            exact: p.exact,
+        }));
+        data.games += 1;
     }
     Ok(data)
 }
@@ -235,8 +267,8 @@ impl Dataset {
 
 /// Root mean squared error per stage, and the sample count per stage.
 pub struct StageErrors {
-    pub rmse: [f64; STAGES],
-    pub count: [usize; STAGES],
+    pub rmse: Vec<f64>,
+    pub count: Vec<usize>,
 }
 
 impl StageErrors {
@@ -255,33 +287,39 @@ impl StageErrors {
 /// A fit in progress: weights (discs) at the tied (canonical) indices of every stage.
 pub struct Trainer {
     layout: &'static Layout,
+    stages: usize,
     weights: Vec<f32>,
     scratch: Vec<u32>,
 }
 
-impl Default for Trainer {
-    fn default() -> Self {
-        Trainer::new()
-    }
-}
-
 impl Trainer {
-    /// A trainer starting from zero weights.
-    pub fn new() -> Trainer {
+    /// A trainer of `stages` weight sets (see [`stage_of_discs`]) starting from zero.
+    pub fn new(stages: usize) -> Trainer {
         let layout = features::layout();
         Trainer {
             layout,
-            weights: vec![0.0; layout.stage_len as usize * STAGES],
+            stages,
+            weights: vec![0.0; layout.stage_len as usize * stages],
             scratch: vec![0; layout.active()],
         }
+    }
+
+    /// The number of weight sets.
+    pub fn stages(&self) -> usize {
+        self.stages
+    }
+
+    /// The stage of a position with `discs` discs.
+    pub fn stage_of_discs(&self, discs: u32) -> usize {
+        stage_of_discs(discs, self.stages)
     }
 
     /// A trainer starting from `weights` (to refine them on new data: configurations
     /// the data never shows keep their values).
     pub fn from_weights(weights: &PatternWeights) -> Trainer {
-        let mut trainer = Trainer::new();
+        let mut trainer = Trainer::new(weights.stages());
         let len = trainer.layout.stage_len as usize;
-        for stage in 0..STAGES {
+        for stage in 0..trainer.stages {
             let values = weights.stage(stage);
             for (i, &value) in values.iter().enumerate() {
                 // Tied slots hold equal values; the canonical one is the one trained.
@@ -295,7 +333,7 @@ impl Trainer {
     /// Fills the scratch with the weight slots of `sample` and returns its stage.
     fn slots(&mut self, sample: &Sample) -> usize {
         let pos = sample.position();
-        let stage = features::stage(&pos);
+        let stage = self.stage_of_discs((pos.player | pos.opponent).count_ones());
         features::indices(self.layout, &pos, &mut self.scratch);
         let base = (stage * self.layout.stage_len as usize) as u32;
         for slot in &mut self.scratch {
@@ -326,9 +364,8 @@ impl Trainer {
             let sample = samples[i as usize];
             let own = self.slots(&sample) as u32;
             let discs = (sample.player | sample.opponent).count_ones();
-            let first = discs.saturating_sub(4 + overlap) / features::DISCS_PER_STAGE;
-            let last = ((discs + overlap).saturating_sub(4) / features::DISCS_PER_STAGE)
-                .min(STAGES as u32 - 1);
+            let first = self.stage_of_discs(discs.saturating_sub(overlap)) as u32;
+            let last = self.stage_of_discs((discs + overlap).min(64)) as u32;
             for stage in first..=last {
                 // The slots index the own stage's weights; this stage's lie `shift` away
                 // (wrapping: the shift is negative for an earlier stage).
@@ -349,18 +386,19 @@ impl Trainer {
 
     /// The error of the current weights on `samples`, per stage.
     pub fn errors(&mut self, samples: &[Sample]) -> StageErrors {
-        let mut sum = [0f64; STAGES];
-        let mut count = [0usize; STAGES];
+        let mut sum = vec![0f64; self.stages];
+        let mut count = vec![0usize; self.stages];
         for sample in samples {
             let stage = self.slots(sample);
             let error = f64::from(sample.label) - f64::from(self.predict());
             sum[stage] += error * error;
             count[stage] += 1;
         }
-        let mut rmse = [0f64; STAGES];
-        for stage in 0..STAGES {
-            rmse[stage] = (sum[stage] / count[stage].max(1) as f64).sqrt();
-        }
+        let rmse = sum
+            .iter()
+            .zip(&count)
+            .map(|(&sum, &n)| (sum / n.max(1) as f64).sqrt())
+            .collect();
         StageErrors { rmse, count }
     }
 
@@ -369,7 +407,7 @@ impl Trainer {
     pub fn values(&self) -> Vec<f32> {
         let len = self.layout.stage_len as usize;
         let mut out = vec![0.0; self.weights.len()];
-        for stage in 0..STAGES {
+        for stage in 0..self.stages {
             for i in 0..len {
                 let tied = self.layout.canonical[i] as usize;
                 out[stage * len + i] = self.weights[stage * len + tied] * 100.0;
@@ -455,6 +493,7 @@ mod tests {
                 player: pos.player,
                 opponent: pos.opponent,
                 label: (8 * (corners(pos.player) - corners(pos.opponent))) as f32,
+                exact: false,
             });
         }
         out
@@ -468,14 +507,19 @@ mod tests {
             test: samples[300..].to_vec(),
             games: 0,
         };
-        let mut before = Trainer::new();
+        let mut before = Trainer::new(features::STAGES);
         let initial = before.errors(&data.test).overall();
         let config = TrainConfig {
             epochs: 6,
             learning_rate: 0.01,
             ..TrainConfig::default()
         };
-        let mut trainer = fit(Trainer::new(), &data, &config, &mut |_, _, _, _| {});
+        let mut trainer = fit(
+            Trainer::new(features::STAGES),
+            &data,
+            &config,
+            &mut |_, _, _, _| {},
+        );
         let after = trainer.errors(&data.train).overall();
         assert!(initial > 1.0, "the target is not trivial: {initial}");
         assert!(after < initial * 0.5, "training error {after} vs {initial}");
@@ -492,7 +536,7 @@ mod tests {
         let order: Vec<u32> = (0..samples.len() as u32).collect();
         let len = features::layout().stage_len as usize;
         let stage_weights = |overlap: u32, stage: usize| {
-            let mut trainer = Trainer::new();
+            let mut trainer = Trainer::new(features::STAGES);
             trainer.epoch(&samples, &order, (0.01, 0.01), 0.0, overlap);
             trainer.weights[stage * len..(stage + 1) * len]
                 .iter()

@@ -10,8 +10,8 @@
 //! Besides the patterns there are three small features: the side to move's mobility,
 //! the opponent's mobility, and the parity of the number of empty squares.
 //!
-//! One weight set is used per stage; the stage is the number of discs on the board in
-//! steps of [`DISCS_PER_STAGE`].
+//! One weight set is used per stage; the stage is the number of discs on the board,
+//! spread evenly over the stages of the weight file ([`stage_of_discs`]).
 
 use std::sync::OnceLock;
 
@@ -89,17 +89,25 @@ pub const PATTERNS: [Pattern; 11] = [
 /// Mobility values above this share the last weight.
 pub const MAX_MOBILITY: usize = 39;
 
-/// Discs on the board per stage step.
-pub const DISCS_PER_STAGE: u32 = 4;
-/// Number of weight sets: stages 0..STAGES by `(discs - 4) / 4`, the last one also
-/// holding the full board.
+/// The number of weight sets unless a weight file says otherwise: 4 disc counts a stage.
 pub const STAGES: usize = 15;
+/// The most weight sets a file may have: one per move.
+pub const MAX_STAGES: usize = 60;
 
-/// The stage of a position.
+/// The stage of a position with `discs` discs among `stages` (1 to [`MAX_STAGES`]): the 60
+/// moves spread evenly, the full board in the last stage. With 15 stages, 4 disc counts
+/// a stage; with 60, one.
+#[inline]
+pub const fn stage_of_discs(discs: u32, stages: usize) -> usize {
+    let moves = discs.saturating_sub(4) as usize;
+    let stage = moves * stages / 60;
+    if stage < stages { stage } else { stages - 1 }
+}
+
+/// The stage of a position among [`STAGES`].
 #[inline]
 pub fn stage(pos: &Position) -> usize {
-    let discs = (pos.player | pos.opponent).count_ones();
-    ((discs.saturating_sub(4) / DISCS_PER_STAGE) as usize).min(STAGES - 1)
+    stage_of_discs((pos.player | pos.opponent).count_ones(), STAGES)
 }
 
 /// One placement: read `mask` on the board seen through `symmetry`; its weights start at

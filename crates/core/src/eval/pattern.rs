@@ -3,14 +3,15 @@
 //!
 //! The weights are embedded in the binary from `weights/patterns.bin` (how they were made
 //! is in `weights/patterns.origin.md`). File format, little-endian: the magic
-//! `IAGOPAT1`, the number of stages (u32), the weights per stage (u32), then the weights
-//! of stage 0, 1, ... as i16 in hundredths of a disc, where the value `i16::MIN` is
-//! followed by a u16 count of zero weights (most pattern configurations never occur).
+//! `IAGOPAT1`, the number of stages (u32, 1 to 60: see [`features::stage_of_discs`]), the
+//! weights per stage (u32), then the weights of stage 0, 1, ... as i16 in hundredths of a
+//! disc, where the value `i16::MIN` is followed by a u16 count of zero weights (most
+//! pattern configurations never occur).
 
 use std::sync::OnceLock;
 
 use super::Evaluator;
-use super::features::{self, Layout, STAGES};
+use super::features::{self, Layout, MAX_STAGES};
 use crate::game::Score;
 use crate::othello::{DISC, Position};
 
@@ -23,27 +24,54 @@ static EMBEDDED: &[u8] = include_bytes!("weights/patterns.bin");
 /// All stages' weights, stage after stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternWeights {
+    stages: usize,
     stage_len: usize,
     weights: Vec<i16>,
+    /// The stage of each disc count, 0 to 64.
+    stage_of_discs: [u8; 65],
 }
 
 impl PatternWeights {
-    /// Weights for the current layout, from `values` (all stages, in hundredths of a
-    /// disc, rounded and clamped to i16).
-    pub fn from_values(values: &[f32]) -> Result<PatternWeights, String> {
+    /// Weights for the current layout in `stages` stages, from `values` (all stages, in
+    /// hundredths of a disc, rounded and clamped to i16).
+    pub fn from_values(stages: usize, values: &[f32]) -> Result<PatternWeights, String> {
         let stage_len = features::layout().stage_len as usize;
-        if values.len() != stage_len * STAGES {
+        if !(1..=MAX_STAGES).contains(&stages) || values.len() != stage_len * stages {
             return Err(format!(
-                "{} weights given, the layout needs {}",
+                "{} weights given in {stages} stages, the layout needs {stage_len} a stage \
+                 and 1 to {MAX_STAGES} stages",
                 values.len(),
-                stage_len * STAGES
             ));
         }
         let weights = values
             .iter()
             .map(|&v| v.round().clamp(-32767.0, 32767.0) as i16)
             .collect();
-        Ok(PatternWeights { stage_len, weights })
+        Ok(PatternWeights::new(stages, stage_len, weights))
+    }
+
+    fn new(stages: usize, stage_len: usize, weights: Vec<i16>) -> PatternWeights {
+        let mut stage_of_discs = [0u8; 65];
+        for (discs, stage) in stage_of_discs.iter_mut().enumerate() {
+            *stage = features::stage_of_discs(discs as u32, stages) as u8;
+        }
+        PatternWeights {
+            stages,
+            stage_len,
+            weights,
+            stage_of_discs,
+        }
+    }
+
+    /// The number of stages.
+    pub fn stages(&self) -> usize {
+        self.stages
+    }
+
+    /// The stage of `pos`.
+    #[inline]
+    pub fn stage_of(&self, pos: &Position) -> usize {
+        usize::from(self.stage_of_discs[(pos.player | pos.opponent).count_ones() as usize])
     }
 
     /// One stage's weights.
@@ -59,7 +87,7 @@ impl PatternWeights {
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.weights.len() / 2);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(STAGES as u32).to_le_bytes());
+        out.extend_from_slice(&(self.stages as u32).to_le_bytes());
         out.extend_from_slice(&(self.stage_len as u32).to_le_bytes());
         let mut i = 0;
         while i < self.weights.len() {
@@ -93,10 +121,10 @@ impl PatternWeights {
         };
         let (stages, stage_len) = (word(8) as usize, word(12) as usize);
         let expected = features::layout().stage_len as usize;
-        if stages != STAGES || stage_len != expected {
+        if !(1..=MAX_STAGES).contains(&stages) || stage_len != expected {
             return Err(format!(
                 "pattern weights: {stages} stages of {stage_len} weights, this build needs \
-                 {STAGES} of {expected} (retrain with `iago train`)"
+                 1 to {MAX_STAGES} of {expected} (retrain with `iago train`)"
             ));
         }
         let total = stages * stage_len;
@@ -125,7 +153,7 @@ impl PatternWeights {
                 weights.len()
             ));
         }
-        Ok(PatternWeights { stage_len, weights })
+        Ok(PatternWeights::new(stages, stage_len, weights))
     }
 
     /// The weights embedded in the binary.
@@ -174,7 +202,7 @@ const LIMIT: Score = 64 * DISC - 1;
 impl Evaluator<Position> for PatternEval {
     #[inline]
     fn evaluate(&self, pos: &Position) -> Score {
-        let stage = self.weights.stage(features::stage(pos));
+        let stage = self.weights.stage(self.weights.stage_of(pos));
         features::weighted_sum(self.layout, pos, stage).clamp(-LIMIT, LIMIT)
     }
 
@@ -191,7 +219,7 @@ mod tests {
     #[test]
     fn encoding_round_trips() {
         let layout = features::layout();
-        let n = layout.stage_len as usize * STAGES;
+        let n = layout.stage_len as usize * 30;
         let values: Vec<f32> = (0..n)
             .map(|i| {
                 if i % 7 == 0 {
@@ -201,7 +229,7 @@ mod tests {
                 }
             })
             .collect();
-        let weights = PatternWeights::from_values(&values).unwrap();
+        let weights = PatternWeights::from_values(30, &values).unwrap();
         let bytes = weights.encode();
         assert!(
             bytes.len() < n,
@@ -209,6 +237,45 @@ mod tests {
             bytes.len()
         );
         assert_eq!(PatternWeights::decode(&bytes).unwrap(), weights);
+    }
+
+    #[test]
+    fn a_file_of_any_stage_count_evaluates_each_disc_count_with_its_stage() {
+        let layout = features::layout();
+        let len = layout.stage_len as usize;
+        for stages in [15, 30, 60] {
+            // Only the parity weights are set: stage k scores k discs.
+            let mut values = vec![0.0; len * stages];
+            for stage in 0..stages {
+                let parity = stage * len + layout.parity_offset as usize;
+                values[parity] = (stage * 100) as f32;
+                values[parity + 1] = (stage * 100) as f32;
+            }
+            let weights = PatternWeights::from_values(stages, &values).unwrap();
+            let weights = PatternWeights::decode(&weights.encode()).unwrap();
+            assert_eq!(weights.stages(), stages);
+            let eval = PatternEval::with_weights(Box::leak(Box::new(weights)));
+            let mut pos = Position::start();
+            while !pos.has_no_move() {
+                let discs = (pos.player | pos.opponent).count_ones();
+                let expected = ((discs as usize - 4) * stages / 60).min(stages - 1);
+                assert_eq!(
+                    eval.evaluate(&pos),
+                    (expected * 100) as Score,
+                    "{discs} discs"
+                );
+                pos = pos.play_square(pos.moves().trailing_zeros());
+            }
+        }
+        // Fifteen stages are today's four disc counts a stage.
+        for discs in 4..=64 {
+            let old = ((discs - 4) / 4).min(14) as usize;
+            assert_eq!(features::stage_of_discs(discs, 15), old);
+            assert_eq!(
+                features::stage_of_discs(discs, 60),
+                (discs as usize - 4).min(59)
+            );
+        }
     }
 
     #[test]

@@ -13,5 +13,6 @@ pub mod mill_eval_match;
 pub mod openings;
 pub mod out;
 pub mod perft;
+pub mod selfplay;
 pub mod solve;
 pub mod train;

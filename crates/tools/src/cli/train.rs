@@ -6,21 +6,26 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::Args;
-use crate::train::{Dataset, Labels, TrainConfig, Trainer, fit, load_samples, load_wthor};
+use crate::train::{
+    Dataset, Labels, Sample, TrainConfig, Trainer, fit, load_games, load_samples, load_wthor,
+};
 use iago_core::eval::Evaluator;
-use iago_core::eval::features::{DISCS_PER_STAGE, STAGES};
+use iago_core::eval::features::{MAX_STAGES, STAGES};
 use iago_core::eval::pattern::{PatternEval, PatternWeights};
 use iago_core::othello::{DISC, Position};
 
 const HELP: &str =
-    "usage: iago train [--wthor DIR] [--samples FILE ...] [--init WEIGHTS] [--out FILE]
+    "usage: iago train [--wthor DIR] [--samples FILE ...] [--games FILE ...] [--test-games FILE ...]
+                  [--init WEIGHTS] [--out FILE]
                   [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
-                  [--labels MODE] [--game-weight W]
+                  [--labels MODE] [--game-weight W] [--stages S]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
 src/eval/weights/patterns.bin, which the next build embeds). The positions come from
 the WTHOR games in DIR, labelled with the games' scores, and from files of positions
-scored by iago's searches (`iago label`; --samples may be repeated). Positions of every
+scored by iago's searches (`iago label`; --samples may be repeated), and from self-play
+game records (`iago selfplay`; --games may be repeated), every position labelled with
+its game's final result. --test-games files are held out whole. Positions of every
 N-th game are used (--game-step, default 1), every --holdout-th used game or record
 (default 10) is held out for testing. --init starts from a weight file (`embedded` for
 the weights in the binary) instead of zeros. --game-weight W (0 to 1, default 0) blends
@@ -31,6 +36,8 @@ of empties remain, the final result after), theoretical (everywhere), blend (sli
 from the theoretical score to the final result over the last moves).
 --stage-overlap D: a position also trains the stages within D discs of its own (each
 stage covers 4 disc counts), so that rare configurations borrow from the neighbours.
+--stages S: weight sets, 1 to 60 (default 15), the 60 moves spread evenly over them;
+with --init, the initial weights' count.
 Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the end)
 --l2 0.0005 --stage-overlap 6 --seed 1.";
 
@@ -39,8 +46,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut config = TrainConfig::default();
     let mut wthor: Option<PathBuf> = None;
     let mut samples: Vec<PathBuf> = Vec::new();
+    let mut games: Vec<PathBuf> = Vec::new();
+    let mut test_games: Vec<PathBuf> = Vec::new();
     let mut init: Option<String> = None;
     let mut game_weight = 0.0f32;
+    let mut stages = STAGES;
     let mut out = PathBuf::from("src/eval/weights/patterns.bin");
     let mut args = Args::new("train", args);
     while let Some(option) = args.next() {
@@ -54,6 +64,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             }
             "--out" => out = PathBuf::from(args.value("--out")?),
             "--samples" => samples.push(PathBuf::from(args.value("--samples")?)),
+            "--games" => games.push(PathBuf::from(args.value("--games")?)),
+            "--test-games" => test_games.push(PathBuf::from(args.value("--test-games")?)),
             "--init" => init = Some(args.value("--init")?),
             "--game-weight" => game_weight = args.number("--game-weight")?,
             "--game-step" => config.game_step = args.number("--game-step")?,
@@ -62,6 +74,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "--rate" => config.learning_rate = args.number("--rate")?,
             "--l2" => config.l2 = args.number("--l2")?,
             "--stage-overlap" => config.stage_overlap = args.number("--stage-overlap")?,
+            "--stages" => stages = args.number("--stages")?,
             "--seed" => config.seed = args.number("--seed")?,
             "--labels" => {
                 let name = args.value("--labels")?;
@@ -72,11 +85,16 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             other => return Err(args.unknown(other).into()),
         }
     }
+    if !(1..=MAX_STAGES).contains(&stages) {
+        return Err(format!("train: --stages must be between 1 and {MAX_STAGES}").into());
+    }
     if !(0.0..=1.0).contains(&game_weight) {
         return Err("train: --game-weight must be between 0 and 1".into());
     }
-    if wthor.is_none() && samples.is_empty() {
-        return Err(format!("train: give --wthor DIR or --samples FILE\n{HELP}").into());
+    if wthor.is_none() && samples.is_empty() && games.is_empty() {
+        return Err(
+            format!("train: give --wthor DIR, --samples FILE or --games FILE\n{HELP}").into(),
+        );
     }
     if config.game_step == 0 || config.holdout_every < 2 {
         return Err("train: --game-step must be at least 1 and --holdout at least 2".into());
@@ -108,9 +126,35 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         )?;
         data.extend(scored);
     }
+    // The held-out positions of self-play games, reported apart.
+    let mut selfplay_test: Vec<Sample> = Vec::new();
+    for path in &games {
+        let played = load_games(path, config.holdout_every)?;
+        outln!(
+            "data: {} games, {} training positions and {} held out from {}",
+            played.games,
+            played.train.len(),
+            played.test.len(),
+            path.display()
+        )?;
+        selfplay_test.extend_from_slice(&played.test);
+        data.extend(played);
+    }
+    for path in &test_games {
+        let mut played = load_games(path, usize::MAX)?;
+        played.test.append(&mut played.train);
+        outln!(
+            "data: {} games, {} positions held out from {}",
+            played.games,
+            played.test.len(),
+            path.display()
+        )?;
+        selfplay_test.extend_from_slice(&played.test);
+        data.extend(played);
+    }
     outln!("config: {config:?}")?;
     let initial = match init.as_deref() {
-        None => Trainer::new(),
+        None => Trainer::new(stages),
         Some("embedded") => Trainer::from_weights(PatternWeights::embedded()?),
         Some(path) => {
             let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
@@ -133,32 +177,31 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     );
     let train_errors = trainer.errors(&data.train);
     let test_errors = trainer.errors(&data.test);
-    let weights = PatternWeights::from_values(&trainer.values())?;
+    let weights = PatternWeights::from_values(trainer.stages(), &trainer.values())?;
     let bytes = weights.encode();
     std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
     // The held-out error of the stored (rounded) weights, through the evaluator itself.
     let stored: &'static PatternWeights = Box::leak(Box::new(weights));
     let eval = PatternEval::with_weights(stored);
-    let mut quantised = [(0f64, 0usize); STAGES];
+    let mut quantised = vec![(0f64, 0usize); trainer.stages()];
     for sample in &data.test {
         let pos = Position {
             player: sample.player,
             opponent: sample.opponent,
             side: iago_core::game::Color::Black,
         };
-        let stage = iago_core::eval::features::stage(&pos);
+        let stage = stored.stage_of(&pos);
         let error = f64::from(eval.evaluate(&pos)) / f64::from(DISC) - f64::from(sample.label);
         quantised[stage].0 += error * error;
         quantised[stage].1 += 1;
     }
     outln!("stage  discs   train-n  train-rmse  held-n  held-rmse  stored-rmse")?;
     for (stage, &(sum, n)) in quantised.iter().enumerate() {
-        let low = 4 + stage as u32 * DISCS_PER_STAGE;
-        let high = if stage + 1 == STAGES {
-            64
-        } else {
-            low + DISCS_PER_STAGE - 1
-        };
+        let discs: Vec<u32> = (4..=64)
+            .filter(|&d| trainer.stage_of_discs(d) == stage)
+            .collect();
+        let (low, high) = (discs.first().copied(), discs.last().copied());
+        let (low, high) = (low.unwrap_or(0), high.unwrap_or(0));
         outln!(
             "{stage:5}  {low:2}-{high:2}  {:8}  {:10.3}  {:6}  {:9.3}  {:11.3}",
             train_errors.count[stage],
@@ -166,6 +209,19 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             test_errors.count[stage],
             test_errors.rmse[stage],
             (sum / n.max(1) as f64).sqrt()
+        )?;
+    }
+    if !selfplay_test.is_empty() {
+        let exact_endgame: Vec<Sample> = selfplay_test
+            .iter()
+            .filter(|s| s.exact && (13..=20).contains(&(64 - (s.player | s.opponent).count_ones())))
+            .copied()
+            .collect();
+        let (n, rmse) = stored_rmse(&eval, &selfplay_test);
+        let (exact_n, exact_rmse) = stored_rmse(&eval, &exact_endgame);
+        outln!(
+            "held-out self-play positions: {n}, rmse {rmse:.3} discs; exact at 13-20 empties: \
+             {exact_n}, rmse {exact_rmse:.3} discs"
         )?;
     }
     outln!(
@@ -177,4 +233,21 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// How many samples, and the RMSE (discs) of the evaluator on them.
+fn stored_rmse(eval: &PatternEval, samples: &[Sample]) -> (usize, f64) {
+    let sum: f64 = samples
+        .iter()
+        .map(|sample| {
+            let pos = Position {
+                player: sample.player,
+                opponent: sample.opponent,
+                side: iago_core::game::Color::Black,
+            };
+            let error = f64::from(eval.evaluate(&pos)) / f64::from(DISC) - f64::from(sample.label);
+            error * error
+        })
+        .sum();
+    (samples.len(), (sum / samples.len().max(1) as f64).sqrt())
 }

@@ -1,0 +1,128 @@
+//! The self-play corpus as a user makes and uses it: `iago selfplay` writes game records,
+//! `iago train --games` fits on them. The records' exact results are checked against a
+//! solve that shares no code with the engine.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common::ArrayBoard;
+use iago::corpus::records;
+use iago::eval::pattern::PatternWeights;
+
+const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+
+fn iago(args: &[&str]) -> Output {
+    Command::new(IAGO).args(args).output().unwrap()
+}
+
+fn stdout_of(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "failed\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("iago-selfplay-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn selfplay(out: &Path, threads: &str) -> String {
+    stdout_of(&iago(&[
+        "selfplay",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--exact",
+        "10",
+        "--seed",
+        "3",
+        "--threads",
+        threads,
+        "--checkpoint",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]))
+}
+
+#[test]
+fn selfplay_games_are_the_same_on_any_threads_and_their_exact_results_are_exact() {
+    let dir = scratch("exact");
+    let (one, two) = (dir.join("one.gz"), dir.join("two.gz"));
+    let summary = selfplay(&one, "1");
+    assert!(summary.contains("selfplay: 6 games"), "{summary}");
+    selfplay(&two, "2");
+    assert_eq!(std::fs::read(&one).unwrap(), std::fs::read(&two).unwrap());
+    let games = records::read(&one).unwrap();
+    assert_eq!(games.len(), 6);
+    for (n, game) in games.iter().enumerate() {
+        let positions = game.replay().unwrap();
+        assert_eq!(game.opening, 10, "the default random plies");
+        let first_exact = positions
+            .iter()
+            .find(|p| p.exact)
+            .unwrap_or_else(|| panic!("game {n} was never solved"));
+        assert!(first_exact.position.empty_count() <= 10);
+        let board =
+            ArrayBoard::from_bitboards(first_exact.position.player, first_exact.position.opponent);
+        assert_eq!(board.solve(), i32::from(first_exact.result), "game {n}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn training_on_game_records_reports_self_play_and_exact_errors() {
+    let dir = scratch("train");
+    let games = dir.join("games.gz");
+    selfplay(&games, "2");
+    let weights = dir.join("w.bin");
+    let report = stdout_of(&iago(&[
+        "train",
+        "--games",
+        games.to_str().unwrap(),
+        "--test-games",
+        games.to_str().unwrap(),
+        "--epochs",
+        "2",
+        "--stages",
+        "30",
+        "--out",
+        weights.to_str().unwrap(),
+    ]));
+    assert!(report.contains("data: 6 games"), "{report}");
+    assert!(report.contains("held-out self-play positions"), "{report}");
+    assert!(report.contains("exact at 13-20 empties"), "{report}");
+    let stored = PatternWeights::decode(&std::fs::read(&weights).unwrap()).unwrap();
+    assert_eq!(stored.stages(), 30);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn damaged_or_missing_records_are_clear_errors() {
+    let dir = scratch("damaged");
+    let path = dir.join("bad.gz");
+    std::fs::write(&path, b"IAGOGAM1\x05\x00").unwrap();
+    let out = dir.join("w.bin");
+    let output = iago(&[
+        "train",
+        "--games",
+        path.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("record 1"), "{stderr}");
+    let output = iago(&["selfplay", "--games", "1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--out FILE is required"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -91,7 +91,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if !(0.0..=1.0).contains(&game_weight) {
         return Err("train: --game-weight must be between 0 and 1".into());
     }
-    if wthor.is_none() && samples.is_empty() && games.is_empty() {
+    if wthor.is_none() && samples.is_empty() && games.is_empty() && test_games.is_empty() {
         return Err(
             format!("train: give --wthor DIR, --samples FILE or --games FILE\n{HELP}").into(),
         );

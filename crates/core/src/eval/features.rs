@@ -209,6 +209,147 @@ pub const PLACEMENTS: [Placement; PLACEMENT_COUNT] = {
     placements
 };
 
+/// The most squares a pattern reads.
+const MAX_DIGITS: usize = 10;
+
+/// A placement read straight off the untransformed board: the squares it reads there, and
+/// where the bits of those squares (extracted in increasing square order) go among the
+/// pattern's ternary digits, which follow the squares' order on the transformed board.
+#[derive(Clone, Copy, Debug)]
+struct DirectPlacement {
+    /// The squares read, on the untransformed board.
+    mask: u64,
+    /// Start of this placement's table in [`DIGIT_TABLES`] turning the extracted bits into
+    /// the ternary value in the pattern's digit order, or [`IN_ORDER`] when the two orders
+    /// agree (then [`TERNARY`] does it).
+    table: u32,
+    offset: u32,
+}
+
+const IN_ORDER: u32 = u32::MAX;
+
+/// For placement `p`, the digit of the i-th lowest square it reads on the untransformed
+/// board, and the number of digits.
+const fn digit_order(p: usize) -> ([u8; MAX_DIGITS], usize) {
+    let placement = PLACEMENTS[p];
+    let undo = Symmetry::ALL[placement.symmetry].inverse();
+    // The untransformed square of each digit (the pattern's squares in increasing order).
+    let mut source = [0u8; MAX_DIGITS];
+    let (mut n, mut rest) = (0, placement.mask);
+    while rest != 0 {
+        let square = rest.trailing_zeros();
+        source[n] = transform_board(1u64 << square, undo).trailing_zeros() as u8;
+        n += 1;
+        rest &= rest - 1;
+    }
+    // Rank the sources: the i-th lowest is digit order[i].
+    let mut order = [0u8; MAX_DIGITS];
+    let mut digit = 0;
+    while digit < n {
+        let mut rank = 0;
+        let mut other = 0;
+        while other < n {
+            if source[other] < source[digit] {
+                rank += 1;
+            }
+            other += 1;
+        }
+        order[rank] = digit as u8;
+        digit += 1;
+    }
+    (order, n)
+}
+
+const fn in_order(order: &[u8; MAX_DIGITS], n: usize) -> bool {
+    let mut i = 0;
+    while i < n {
+        if order[i] as usize != i {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn same_order(a: &([u8; MAX_DIGITS], usize), b: &([u8; MAX_DIGITS], usize)) -> bool {
+    if a.1 != b.1 {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.1 {
+        if a.0[i] != b.0[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The direct placements and the length of the digit tables they share: placements whose
+/// digits come in the same order share a table.
+const fn direct_placements() -> ([DirectPlacement; PLACEMENT_COUNT], usize) {
+    let mut out = [DirectPlacement {
+        mask: 0,
+        table: IN_ORDER,
+        offset: 0,
+    }; PLACEMENT_COUNT];
+    let mut len = 0;
+    let mut p = 0;
+    while p < PLACEMENT_COUNT {
+        let order = digit_order(p);
+        let undo = Symmetry::ALL[PLACEMENTS[p].symmetry].inverse();
+        out[p].mask = transform_board(PLACEMENTS[p].mask, undo);
+        out[p].offset = PLACEMENTS[p].offset;
+        if !in_order(&order.0, order.1) {
+            let mut q = 0;
+            while q < p {
+                if out[q].table != IN_ORDER && same_order(&digit_order(q), &order) {
+                    out[p].table = out[q].table;
+                    break;
+                }
+                q += 1;
+            }
+            if out[p].table == IN_ORDER {
+                out[p].table = len as u32;
+                len += 1 << order.1;
+            }
+        }
+        p += 1;
+    }
+    (out, len)
+}
+
+const DIRECT: ([DirectPlacement; PLACEMENT_COUNT], usize) = direct_placements();
+const DIRECT_PLACEMENTS: [DirectPlacement; PLACEMENT_COUNT] = DIRECT.0;
+const DIGIT_TABLES_LEN: usize = DIRECT.1;
+
+/// The shared digit tables of [`DirectPlacement`]s read out of order.
+static DIGIT_TABLES: [u16; DIGIT_TABLES_LEN] = {
+    let mut tables = [0u16; DIGIT_TABLES_LEN];
+    let mut p = 0;
+    while p < PLACEMENT_COUNT {
+        let placement = DIRECT_PLACEMENTS[p];
+        let (order, n) = digit_order(p);
+        if placement.table != IN_ORDER {
+            let mut bits = 0;
+            while bits < 1 << n {
+                let mut value = 0u16;
+                let mut i = 0;
+                while i < n {
+                    if bits & (1 << i) != 0 {
+                        value += 3u16.pow(order[i] as u32);
+                    }
+                    i += 1;
+                }
+                tables[placement.table as usize + bits] = value;
+                bits += 1;
+            }
+        }
+        p += 1;
+    }
+    tables
+};
+
 /// The layout, computed once.
 pub fn layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
@@ -337,25 +478,6 @@ impl Extract for Bmi2Extract {
     }
 }
 
-/// `board` through each of [`Symmetry::ALL`], in that order, sharing the one transpose:
-/// the symmetries are (transpose or not) then (flip rows or not) then (flip columns or
-/// not), and flipping both is reversing all 64 bits.
-#[inline(always)]
-fn all_symmetries(board: u64) -> [u64; 8] {
-    let t = transform_board(board, Symmetry::Transpose);
-    let columns = |b: u64| b.reverse_bits().swap_bytes();
-    [
-        board,
-        columns(board),
-        board.swap_bytes(),
-        board.reverse_bits(),
-        t,
-        columns(t),
-        t.swap_bytes(),
-        t.reverse_bits(),
-    ]
-}
-
 /// Calls `visit(index)` with the weight index (within the stage) of every active feature
 /// of `pos`, the placements unrolled (the evaluation is the engine's most frequent call).
 #[inline(always)]
@@ -366,15 +488,23 @@ fn for_each_with<E: Extract, K: Kernel>(
     mut visit: impl FnMut(usize),
 ) {
     let (p, o) = (pos.player, pos.opponent);
-    let (sp, so) = (all_symmetries(p), all_symmetries(o));
     macro_rules! placements {
         ($($i:literal)*) => {
             $({
-                const PLACEMENT: Placement = PLACEMENTS[$i];
-                let (tp, to) = (sp[PLACEMENT.symmetry], so[PLACEMENT.symmetry]);
-                // A pattern has at most 10 squares, so the extracted bits index TERNARY.
-                let mine = TERNARY[E::extract(tp, PLACEMENT.mask) as usize & 1023];
-                let theirs = TERNARY[E::extract(to, PLACEMENT.mask) as usize & 1023];
+                // Read on the untransformed board: no symmetric boards to compute.
+                const PLACEMENT: DirectPlacement = DIRECT_PLACEMENTS[$i];
+                const DIGITS: usize = PLACEMENT.mask.count_ones() as usize;
+                const ALL: usize = (1 << DIGITS) - 1;
+                let (bits_p, bits_o) = (
+                    E::extract(p, PLACEMENT.mask) as usize & ALL,
+                    E::extract(o, PLACEMENT.mask) as usize & ALL,
+                );
+                let (mine, theirs) = if PLACEMENT.table == IN_ORDER {
+                    (TERNARY[bits_p], TERNARY[bits_o])
+                } else {
+                    let table = &DIGIT_TABLES[PLACEMENT.table as usize..][..=ALL];
+                    (table[bits_p], table[bits_o])
+                };
                 visit(PLACEMENT.offset as usize + mine as usize + 2 * theirs as usize);
             })*
         };
@@ -483,11 +613,34 @@ mod tests {
     }
 
     #[test]
-    fn shared_transpose_gives_every_symmetry() {
-        let board = 0x0123_4567_89AB_CDEFu64 ^ 0x8100_0000_0000_0081;
-        let fast = all_symmetries(board);
-        for (k, &symmetry) in Symmetry::ALL.iter().enumerate() {
-            assert_eq!(fast[k], transform_board(board, symmetry), "{symmetry:?}");
+    fn placements_read_off_the_untransformed_board_as_on_the_transformed_one() {
+        // The definition: each placement reads its pattern's squares, in increasing
+        // order, on the board seen through its symmetry.
+        let layout = layout();
+        let mut pos = Position::start();
+        let mut state = 5u64;
+        for _ in 0..200 {
+            if pos.has_no_move() {
+                pos = Position::start();
+            }
+            let mut direct = vec![0u32; layout.active()];
+            indices(layout, &pos, &mut direct);
+            for (j, placement) in PLACEMENTS.iter().enumerate() {
+                let symmetry = Symmetry::ALL[placement.symmetry];
+                let read = |board: u64| {
+                    let seen = transform_board(board, symmetry);
+                    TERNARY[PortableExtract::extract(seen, placement.mask) as usize] as u32
+                };
+                let expected = placement.offset + read(pos.player) + 2 * read(pos.opponent);
+                assert_eq!(direct[j], expected, "placement {j} in {pos:?}");
+            }
+            state = crate::othello::position::mix64(state);
+            let moves = pos.moves();
+            let mut pick = moves;
+            for _ in 0..state % u64::from(moves.count_ones()) {
+                pick &= pick - 1;
+            }
+            pos = pos.play_square(pick.trailing_zeros());
         }
     }
 

@@ -16,6 +16,7 @@ mod cli_eval;
 mod cli_perft;
 mod cli_solve;
 mod formats;
+mod gpu_generator;
 mod gtp;
 mod gtp_mill;
 mod mill_match;

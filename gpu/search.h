@@ -7,6 +7,8 @@
 // a fixed square order (corners first, X-squares last) at the last plies.
 #pragma once
 
+#include <chrono>
+
 #include "eval.h"
 #include "othello.h"
 
@@ -222,7 +224,12 @@ struct PlayConfig {
   const uint8_t* opening_moves;
   const uint8_t* opening_lengths;
   int opening_count;
+  // A game still going at this time (clock_ns) is abandoned: its record gets n =
+  // ABANDONED. 0: never.
+  unsigned long long abort_at;
 };
+
+#define ABANDONED 255
 
 // One game record (IAGOGAM1 fields, moves padded to 60).
 struct Record {
@@ -251,6 +258,19 @@ HD void pass_move(Game& g) {
   g.player = g.opponent;
   g.opponent = t;
   g.black_to_move = !g.black_to_move;
+}
+
+// Nanoseconds: the GPU's global timer on the device, a steady clock on the host.
+HD unsigned long long clock_ns() {
+#ifdef __CUDA_ARCH__
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return (unsigned long long)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+#endif
 }
 
 // Plays game `index` of the configuration into `rec`: the opening line, the random moves
@@ -292,6 +312,10 @@ HDF bool play_game(Searcher& s, const PlayConfig& cfg, u64 index, Record* rec) {
       if (legal_moves(g.opponent, g.player) == 0) break;
       pass_move(g);
       continue;
+    }
+    if (cfg.abort_at && clock_ns() >= cfg.abort_at) {
+      rec->n = ABANDONED;
+      return true;
     }
     int move = NO_MOVE;
     const int empties = 64 - popcount64(g.player | g.opponent);

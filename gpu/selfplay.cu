@@ -29,6 +29,8 @@ static const char* USAGE =
     "                               best move, nodes\n"
     "  play --games N --out FILE    self-play games to an IAGOGAM1 file\n"
     "       [--seed S] [--depth D] [--exact E] [--random R] [--openings FILE] [--seconds T]\n"
+    "       [--hard-seconds H]      no game starts after T s; games still going at H s are\n"
+    "                               abandoned with every later game\n"
     "  expand --in GAMES --out FEATURES [--labels FILE] [--all]\n"
     "                               training features (IAGOFEA1) of the records' positions;\n"
     "                               --labels also writes them as an `iago label` file\n"
@@ -36,6 +38,9 @@ static const char* USAGE =
     "                               re-solves the solve point of the first K solved games\n"
     "  positions GAMES [--every K] [--min-empties A] [--max-empties B]\n"
     "                               position strings of the records' positions\n"
+    "  head GAMES --games K --out FILE  the first K records\n"
+    "  canonical --out FILE         the tied index of every weight index (IAGOCAN1: the\n"
+    "                               magic, u32 stage_len, stage_len u32), for gpu/fit.py\n"
     "common options: --weights FILE (IAGOPAT1, default\n"
     "  crates/core/src/eval/weights/patterns.bin), --threads N (CPU), --device cpu|gpu\n";
 
@@ -321,13 +326,7 @@ static T* to_device(const T* data, size_t count) {
   return device;
 }
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void clock_kernel(unsigned long long* out) { *out = global_ns(); }
+__global__ void clock_kernel(unsigned long long* out) { *out = clock_ns(); }
 
 __global__ void perft_kernel(const Position* nodes, int count, int depth, const uint8_t* passed,
                              unsigned long long* leaves) {
@@ -359,7 +358,7 @@ __global__ void play_kernel(PlayConfig cfg, const int16_t* weights, Record* out,
                             unsigned long long* nodes, unsigned int* mismatches) {
   Searcher s = {weights, 0};
   for (;;) {
-    if (global_ns() >= deadline) break;
+    if (clock_ns() >= deadline) break;
     const unsigned long long g = atomicAdd(next, 1ULL);
     if (g >= limit) break;
     if (!play_game(s, cfg, g, &out[g])) atomicAdd(mismatches, 1u);
@@ -592,7 +591,7 @@ static void read_openings(const std::string& path, std::vector<uint8_t>& moves, 
 
 static int mode_play(const Args& args) {
   args.only({"--device", "--weights", "--threads", "--games", "--out", "--seed", "--depth", "--exact", "--random",
-             "--openings", "--seconds"});
+             "--openings", "--seconds", "--hard-seconds"});
   const long long games = args.number("--games", -1, 1, 100000000000LL);
   if (games < 0) fail("play: give --games N (the most games; --seconds may stop sooner)");
   const std::string out = args.text("--out", "");
@@ -603,11 +602,14 @@ static int mode_play(const Args& args) {
   cfg.exact = (int)args.number("--exact", 14, 0, MAX_DEPTH);
   cfg.random_moves = (int)args.number("--random", 8, 0, 60);
   const double seconds = args.real("--seconds", 0);
+  // Past --hard-seconds the games in flight are abandoned, and with them every later one.
+  const double hard_seconds = args.real("--hard-seconds", 0);
   std::vector<uint8_t> opening_moves, opening_lengths;
   if (args.named.count("--openings")) read_openings(args.text("--openings", ""), opening_moves, opening_lengths);
   cfg.opening_count = (int)opening_lengths.size();
   cfg.opening_moves = opening_moves.data();
   cfg.opening_lengths = opening_lengths.data();
+  cfg.abort_at = 0;
   const std::vector<int16_t> weights = load_weights(args);
   const bool gpu = use_gpu(args);
   std::vector<Record> records;
@@ -635,6 +637,7 @@ static int mode_play(const Args& args) {
     fprintf(stderr, "selfplay: %d blocks of %d threads (%d a multiprocessor)\n", blocks, threads, per_sm);
     // Launches of at most 30 s, so that progress shows and the end comes on time.
     const double end = seconds > 0 ? start + seconds : 1e300;
+    bool first = true;
     while (done < (unsigned long long)games) {
       const double left = end - now_seconds();
       if (left <= 0) break;
@@ -642,6 +645,9 @@ static int mode_play(const Args& args) {
       clock_kernel<<<1, 1>>>(d_now);
       launch_check("clock");
       CUDA_CHECK(cudaMemcpy(&device_now, d_now, sizeof device_now, cudaMemcpyDeviceToHost));
+      if (first && hard_seconds > 0)
+        dcfg.abort_at = device_now + (unsigned long long)((hard_seconds - (now_seconds() - start)) * 1e9);
+      first = false;
       const unsigned long long deadline = device_now + (unsigned long long)(std::min(left, 30.0) * 1e9);
       play_kernel<<<blocks, threads>>>(dcfg, d_weights, d_records, d_counters, (unsigned long long)games,
                                        deadline, d_counters + 1, (unsigned int*)(d_counters + 2));
@@ -658,6 +664,7 @@ static int mode_play(const Args& args) {
 #endif
   } else {
     records.resize((size_t)games);
+    if (hard_seconds > 0) cfg.abort_at = clock_ns() + (unsigned long long)(hard_seconds * 1e9);
     const int threads = thread_count(args);
     std::atomic<long long> next(0);
     std::atomic<unsigned long long> total_nodes(0);
@@ -680,6 +687,17 @@ static int mode_play(const Args& args) {
     records.resize(done);
     nodes = total_nodes;
     mismatches = bad;
+  }
+  // An abandoned game ends the records: the games are a prefix of the run's game indices.
+  size_t kept = 0;
+  while (kept < records.size() && records[kept].n != ABANDONED) kept++;
+  if (kept < records.size()) {
+    size_t finished = 0;
+    for (size_t i = kept; i < records.size(); i++) finished += records[i].n != ABANDONED;
+    fprintf(stderr, "selfplay: the hard deadline abandoned games from game %zu on (%zu finished games after it dropped)\n",
+            kept, finished);
+    records.resize(kept);
+    done = kept;
   }
   const double elapsed = now_seconds() - start;
   write_records(out, records.data(), records.size());
@@ -757,6 +775,8 @@ static int mode_expand(const Args& args) {
   const std::string in = args.text("--in", ""), out_path = args.text("--out", "");
   if (in.empty() || out_path.empty()) fail("expand: give --in GAMES and --out FEATURES");
   const bool all = args.flag("--all");
+  const std::string labels_path = args.text("--labels", "");
+  const bool with_labels = !labels_path.empty();
   const std::vector<Record> records = read_records(in);
   const std::vector<uint32_t> canonical = make_canonical(h_layout);
   OutFile out(out_path);
@@ -783,6 +803,8 @@ static int mode_expand(const Args& args) {
       discs.push_back((uint8_t)popcount64(pos.player | pos.opponent));
       labels.push_back((int8_t)label);
       flags.push_back(exact ? 1 : 0);
+      count++;
+      if (!with_labels) return;
       // An `iago label` record: the result as an exact score (no blending), no game label.
       unsigned char r[20];
       memcpy(r, &pos.player, 8);
@@ -792,7 +814,6 @@ static int mode_expand(const Args& args) {
       r[18] = 255;
       r[19] = 0x80;
       lbl.insert(lbl.end(), r, r + 20);
-      count++;
     });
     if (!error.empty()) fail("%s: record %zu: %s", in.c_str(), i + 1, error.c_str());
   }
@@ -801,8 +822,7 @@ static int mode_expand(const Args& args) {
   out.write(flags.data(), flags.size());
   out.write_at(8, &count, 8);
   out.close();
-  const std::string labels_path = args.text("--labels", "");
-  if (!labels_path.empty()) {
+  if (with_labels) {
     OutFile lf(labels_path);
     lf.write("IAGOLBL1", 8);
     lf.write(&count, 8);
@@ -810,6 +830,30 @@ static int mode_expand(const Args& args) {
     lf.close();
   }
   printf("expanded %zu records into %llu positions\n", records.size(), count);
+  return 0;
+}
+
+static int mode_head(const Args& args) {
+  args.only({"--games", "--out"});
+  if (args.positional.size() != 1) fail("head: give a game file");
+  const std::vector<Record> records = read_records(args.positional[0]);
+  const size_t games = (size_t)args.number("--games", 1000, 0, 1LL << 40);
+  const std::string out = args.text("--out", "");
+  if (out.empty()) fail("head: give --out FILE");
+  write_records(out, records.data(), std::min(games, records.size()));
+  return 0;
+}
+
+static int mode_canonical(const Args& args) {
+  args.only({"--out"});
+  const std::string path = args.text("--out", "");
+  if (path.empty()) fail("canonical: give --out FILE");
+  const std::vector<uint32_t> canonical = make_canonical(h_layout);
+  OutFile out(path);
+  out.write("IAGOCAN1", 8);
+  out.write(&h_layout.stage_len, 4);
+  out.write(canonical.data(), canonical.size() * 4);
+  out.close();
   return 0;
 }
 
@@ -828,5 +872,7 @@ int main(int argc, char** argv) {
   if (mode == "check") return mode_check(args);
   if (mode == "positions") return mode_positions(args);
   if (mode == "expand") return mode_expand(args);
+  if (mode == "canonical") return mode_canonical(args);
+  if (mode == "head") return mode_head(args);
   fail("unknown mode %s (try `selfplay help`)", mode.c_str());
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Fits the same self-play positions with `iago train` (the CPU fit, crates/tools/src/train.rs)
+# and with gpu/fit.py, holding out the same positions (every 10th), and evaluates each
+# fit's weights with the other's code: the same weights must give the same held-out error
+# under both (the same model), and the two fits, each run to convergence, should land
+# within a few hundredths of a disc of each other.
+#
+#   gpu/compare-fit.sh [GAMES] [WORKDIR]   (default 4000 games; needs target/release/iago,
+#                                           c++, and python3 with numpy; torch if present)
+# Environment: PYTHON (default python3), DEVICE (fit.py's --device, default auto).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-4000}
+dir=${2:-$(mktemp -d)}
+python=${PYTHON:-python3}
+iago=target/release/iago
+mkdir -p "$dir"
+c++ -x c++ -O2 -std=c++17 -pthread -o "$dir/selfplay" gpu/selfplay.cu
+"$dir/selfplay" play --games "$games" --depth 2 --exact 12 --random 8 --seed 4545 --out "$dir/games.gam"
+"$dir/selfplay" expand --in "$dir/games.gam" --out "$dir/games.fea" --labels "$dir/games.lbl"
+"$dir/selfplay" canonical --out "$dir/canonical.bin"
+split=(--holdout 10)
+
+# The held-out RMSE of a fit's stored weights, from `iago train`'s stage table.
+stored() { awk '/^ *[0-9]+ +[0-9]+-[0-9]+/ { s += $7 * $7 * $5; n += $5 } END { printf "%.3f", sqrt(s / n) }' "$1"; }
+from_fit() { sed -n 's/.*stored \([0-9.]*\) discs.*/\1/p' "$1"; }
+
+echo "== iago train, its defaults (tuned for millions of positions) and run to convergence"
+"$iago" train --samples "$dir/games.lbl" "${split[@]}" --out "$dir/iago.bin" >"$dir/iago-default.log"
+"$iago" train --samples "$dir/games.lbl" "${split[@]}" --rate 0.003 --epochs 40 --out "$dir/iago-long.bin" \
+    >"$dir/iago-long.log"
+echo "== fit.py"
+"$python" gpu/fit.py "$dir/games.fea" --split-records "${split[@]}" --batch 1024 --rate 0.1 --epochs 8 \
+    --device "${DEVICE:-auto}" --canonical "$dir/canonical.bin" --out "$dir/fit.bin" | tee "$dir/fit.log" | grep -v '^epoch'
+echo "== each fit's weights through the other's code (--epochs 0)"
+"$python" gpu/fit.py "$dir/games.fea" --split-records "${split[@]}" --epochs 0 --init "$dir/iago-long.bin" \
+    --device "${DEVICE:-auto}" >"$dir/cross-fit.log"
+"$iago" train --samples "$dir/games.lbl" "${split[@]}" --epochs 0 --init "$dir/fit.bin" --out "$dir/cross.bin" \
+    >"$dir/cross-iago.log"
+
+echo "held-out RMSE of the stored weights (discs), the same positions held out:"
+echo "  iago train, defaults (rate 0.0015, 20 epochs):  $(stored "$dir/iago-default.log")"
+echo "  iago train, rate 0.003, 40 epochs:              $(stored "$dir/iago-long.log") (by fit.py: $(from_fit "$dir/cross-fit.log"))"
+echo "  fit.py, Adam 0.1, batches of 1024, 8 epochs:    $(from_fit "$dir/fit.log") (by iago: $(stored "$dir/cross-iago.log"))"
+echo "files in $dir"

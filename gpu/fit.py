@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""Fits iago's pattern weights on self-play features (IAGOFEA1), on the GPU with PyTorch
+when there is one, on the CPU otherwise (PyTorch, or NumPy when PyTorch is missing).
+
+The model is the one of crates/tools/src/train.rs: one weight per tied feature per stage,
+a position's value the sum of its 49 features' weights from its stage's set, fitted on the
+squared error in discs. Stages are by disc count, --stages of them over the 60 disc counts
+4..63 (15: iago's 4 discs a stage; 60: one per disc count). --stage-overlap D trains a
+position also into the stages within D discs of its own, as `iago train` does. Adam on
+mini-batches, the rate falling linearly to zero; the weights of the epoch with the lowest
+held-out error are kept.
+
+Held-out positions: every --holdout-th game (games are found in the file as runs of
+positions whose disc count rises), or with --split-records every --holdout-th position
+(what `iago train --samples` does with a label file, for comparing the two fits).
+
+Reports the held-out error overall, per stage, of the stored (rounded, clamped) weights
+as iago evaluates them, and on exact positions at 13-20 empties; writes an IAGOPAT1 file
+(`iago --eval pattern:FILE`), which needs the canonical table from
+`selfplay canonical --out FILE`.
+
+    python3 gpu/fit.py FEATURES --canonical CAN --out weights.bin [--epochs 20] ...
+    python3 gpu/fit.py --self-test
+"""
+
+import argparse
+import math
+import struct
+import sys
+import time
+
+import numpy as np
+
+try:
+    import torch
+except ImportError:  # the NumPy path below does the same fit, slower
+    torch = None
+
+FEATURES = 49
+EVAL_LIMIT = 6399  # iago clamps its evaluation to +-(64 discs - 1/100)
+ZERO_RUN = -32768
+
+
+def log(*parts):
+    print(*parts, flush=True)
+
+
+# ---- Files ---------------------------------------------------------------------------
+
+
+class Features:
+    """An IAGOFEA1 file: tied indices (N x 49), discs, labels (side to move), flags."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            head = f.read(24)
+        if len(head) < 24 or head[:8] != b"IAGOFEA1":
+            raise SystemExit(f"{path}: not an IAGOFEA1 file")
+        n, f_count, stage_len = struct.unpack("<QII", head[8:24])
+        if f_count != FEATURES:
+            raise SystemExit(f"{path}: {f_count} features a position, 49 expected")
+        raw = np.memmap(path, dtype=np.uint8, mode="r")
+        need = 24 + n * FEATURES * 4 + 3 * n
+        if raw.size != need:
+            raise SystemExit(f"{path}: {raw.size} bytes, {need} expected for {n} positions")
+        body = 24 + n * FEATURES * 4
+        self.indices = np.frombuffer(raw, dtype="<u4", count=n * FEATURES, offset=24).reshape(n, FEATURES)
+        self.discs = np.array(raw[body : body + n], dtype=np.int64)
+        self.labels = np.array(raw[body + n : body + 2 * n]).view(np.int8).astype(np.float32)
+        self.exact = (np.array(raw[body + 2 * n : body + 3 * n]) & 1).astype(bool)
+        self.stage_len = stage_len
+        self.n = n
+
+    def game_ids(self):
+        """A game starts where the disc count does not rise (positions come in game order)."""
+        starts = np.ones(self.n, dtype=bool)
+        if self.n > 1:
+            starts[1:] = self.discs[1:] <= self.discs[:-1]
+        return np.cumsum(starts) - 1
+
+
+def read_canonical(path, stage_len):
+    data = open(path, "rb").read()
+    if data[:8] != b"IAGOCAN1":
+        raise SystemExit(f"{path}: not an IAGOCAN1 file (selfplay canonical --out FILE)")
+    (length,) = struct.unpack("<I", data[8:12])
+    if length != stage_len or len(data) != 12 + 4 * length:
+        raise SystemExit(f"{path}: {length} weights a stage, the features have {stage_len}")
+    return np.frombuffer(data, dtype="<u4", offset=12).astype(np.int64)
+
+
+def round_half_away(x):
+    """Rust's f32::round (halves away from zero), which iago's weight files use."""
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def encode_weights(values, stages, stage_len):
+    """IAGOPAT1 bytes of `values` (hundredths, all stages): i16, zero runs as -32768 + u16."""
+    w = np.clip(round_half_away(values.astype(np.float64)), -32767, 32767).astype(np.int16)
+    out = bytearray(b"IAGOPAT1" + struct.pack("<II", stages, stage_len))
+    i, n = 0, w.size
+    zero = w == 0
+    # Where each run of equal zero-ness ends, to skip over zeros in one step.
+    change = np.flatnonzero(np.diff(zero.astype(np.int8))) + 1
+    ends = np.append(change, n)
+    for end in ends:
+        if zero[i]:
+            while i < end:
+                run = min(end - i, 65535)
+                out += struct.pack("<hH", ZERO_RUN, run)
+                i += run
+        else:
+            out += w[i:end].astype("<i2").tobytes()
+            i = end
+    return bytes(out)
+
+
+def decode_weights(data):
+    """(stages, stage_len, i16 values) of an IAGOPAT1 file."""
+    if data[:8] != b"IAGOPAT1":
+        raise SystemExit("not an IAGOPAT1 file")
+    stages, stage_len = struct.unpack("<II", data[8:16])
+    words = np.frombuffer(data, dtype="<i2", offset=16)
+    out = np.zeros(stages * stage_len, dtype=np.int16)
+    at, k = 0, 0
+    runs = np.flatnonzero(words == ZERO_RUN)
+    for r in runs:
+        if r < k:
+            continue
+        out[at : at + r - k] = words[k:r]
+        at += r - k
+        at += int(np.uint16(words[r + 1]))
+        k = r + 2
+    out[at : at + words.size - k] = words[k:]
+    at += words.size - k
+    if at != stages * stage_len:
+        raise SystemExit(f"IAGOPAT1: {at} weights, {stages * stage_len} expected")
+    return stages, stage_len, out
+
+
+# ---- Stages --------------------------------------------------------------------------
+
+
+def stage_of(discs, stages):
+    """Stage of a disc count: `stages` equal slices of 4..63 (iago: 15 of 4 discs)."""
+    return np.clip((np.maximum(discs, 4) - 4) * stages // 60, 0, stages - 1)
+
+
+def stage_span(discs, stages, overlap):
+    """First and last stage a position trains: those within `overlap` discs of it."""
+    return stage_of(discs - overlap, stages), stage_of(discs + overlap, stages)
+
+
+# ---- The fit -------------------------------------------------------------------------
+
+
+class Backend:
+    """The weights, the data and the Adam steps, in Torch (GPU or CPU) or NumPy: the same
+    operations on either, so that the NumPy path checks the Torch one."""
+
+    def __init__(self, size, device, init=None):
+        self.torch = torch is not None and device != "numpy"
+        if self.torch:
+            self.device = torch.device(device)
+        w = np.zeros(size, dtype=np.float32) if init is None else init.astype(np.float32)
+        self.w = self.array(w)
+        self.m = self.zeros()
+        self.v = self.zeros()
+        self.t = 0
+
+    def array(self, a):
+        if self.torch:
+            return torch.from_numpy(np.ascontiguousarray(a)).to(self.device)
+        return np.array(a)
+
+    def long(self, x):
+        return x.long() if self.torch else x.astype(np.int64)
+
+    def zeros(self):
+        return torch.zeros_like(self.w) if self.torch else np.zeros_like(self.w)
+
+    def numpy(self, x):
+        return x.detach().cpu().numpy() if self.torch else np.asarray(x)
+
+    def unique(self, x):
+        if self.torch:
+            return torch.unique(x, return_inverse=True)
+        return np.unique(x, return_inverse=True)
+
+    def cat(self, parts):
+        return torch.cat(parts) if self.torch else np.concatenate(parts)
+
+    def step(self, batches, count, rate, l2, betas=(0.9, 0.999), eps=1e-8):
+        """One lazy Adam step (the moments of the weights a batch uses, and only those, are
+        updated, as sparse Adam does) on the mean over `count` positions of 0.5 * error^2
+        (+ 0.5 * l2 * the squared weights used), over the (flat indices, labels) given."""
+        flats, grads = [], []
+        for flat, label in batches:
+            used = self.w[flat]
+            err = used.sum(1) - label
+            flats.append(flat.reshape(-1))
+            grads.append(((err[:, None] + l2 * used) / count).reshape(-1))
+        touched, inverse = self.unique(self.cat(flats))
+        grad = self.zeros()[: len(touched)]
+        if self.torch:
+            grad.index_add_(0, inverse.reshape(-1), self.cat(grads))
+        else:
+            np.add.at(grad, inverse.reshape(-1), self.cat(grads).astype(np.float32))
+        self.t += 1
+        b1, b2 = betas
+        m = self.m[touched] * b1 + (1 - b1) * grad
+        v = self.v[touched] * b2 + (1 - b2) * grad * grad
+        self.m[touched] = m
+        self.v[touched] = v
+        self.w[touched] -= (rate / (1 - b1**self.t)) * m / ((v / (1 - b2**self.t)) ** 0.5 + eps)
+
+    def weights(self):
+        return self.numpy(self.w).copy()
+
+    def set_weights(self, w):
+        self.w[:] = self.array(w)
+
+
+class Batches:
+    """The positions on the fit's device, and their flat weight indices by stage."""
+
+    def __init__(self, backend, data, stages, overlap):
+        self.backend = backend
+        self.stage_len = data.stage_len
+        self.indices = backend.array(data.indices.astype(np.int32))
+        self.stage = backend.array(stage_of(data.discs, stages))
+        first, last = stage_span(data.discs, stages, overlap)
+        self.first, self.last = backend.array(first), backend.array(last)
+        self.span = int((last - first).max()) + 1 if data.n else 1
+        self.labels = backend.array(data.labels.astype(np.float32))
+
+    def own(self, rows):
+        """Flat indices of `rows` (a device array) in their own stage."""
+        return self.stage[rows][:, None] * self.stage_len + self.backend.long(self.indices[rows])
+
+    def training(self, rows):
+        """(flat indices, labels) of `rows` in each stage they train, one batch a stage offset."""
+        idx = self.backend.long(self.indices[rows])
+        first, last, labels = self.first[rows], self.last[rows], self.labels[rows]
+        out = []
+        for j in range(self.span):
+            stage = first + j
+            keep = stage <= last
+            if not bool(keep.any()):
+                continue
+            out.append((stage[keep][:, None] * self.stage_len + idx[keep], labels[keep]))
+        return out
+
+
+def predictions(batches, rows, weights=None, chunk=1 << 20):
+    """Each position's value (discs) by its own stage; with `weights` (hundredths, i16
+    values) as iago's evaluator computes it: the integer sum, clamped, over 100."""
+    backend = batches.backend
+    table = backend.w if weights is None else backend.array(weights.astype(np.float32))
+    out = np.empty(len(rows), dtype=np.float64)
+    for start in range(0, len(rows), chunk):
+        r = backend.array(rows[start : start + chunk])
+        total = backend.numpy(table[batches.own(r)].sum(1)).astype(np.float64)
+        if weights is not None:
+            total = np.clip(np.rint(total), -EVAL_LIMIT, EVAL_LIMIT) / 100
+        out[start : start + len(r)] = total
+    return out
+
+
+def rmse(errors):
+    return float(np.sqrt(np.mean(errors**2))) if errors.size else float("nan")
+
+
+def fit(data, args, log_every=True):
+    stages, stage_len = args.stages, data.stage_len
+    if args.split_records:
+        held = (np.arange(data.n) + 1) % args.holdout == 0
+    else:
+        held = (data.game_ids() + 1) % args.holdout == 0
+    train_rows, test_rows = np.flatnonzero(~held), np.flatnonzero(held)
+    log(
+        f"data: {data.n} positions, {len(train_rows)} training, {len(test_rows)} held out "
+        f"({'every %dth position' % args.holdout if args.split_records else 'every %dth game' % args.holdout}); "
+        f"{stages} stages, overlap {args.stage_overlap} discs"
+    )
+    device = args.device
+    if device == "auto":
+        device = "cuda" if torch is not None and torch.cuda.is_available() else ("cpu" if torch is not None else "numpy")
+    init = None
+    if args.init:
+        file_stages, file_len, values = decode_weights(open(args.init, "rb").read())
+        if file_stages != stages or file_len != stage_len:
+            raise SystemExit(f"{args.init}: {file_stages} stages of {file_len}, the fit has {stages} of {stage_len}")
+        init = values.astype(np.float32) / 100
+    backend = Backend(stages * stage_len, device, init)
+    log(f"device: {device}" + (f" ({torch.cuda.get_device_name(0)})" if device == "cuda" else ""))
+    batches = Batches(backend, data, stages, args.stage_overlap)
+    rng = np.random.default_rng(args.seed)
+    steps_per_epoch = max(1, math.ceil(len(train_rows) / args.batch))
+    epochs = args.epochs
+    total_steps = steps_per_epoch * epochs
+    best = (float("inf"), backend.weights(), 0)
+    probe = train_rows[:: max(1, len(train_rows) // 200000)]
+    labels = data.labels.astype(np.float64)
+    start = time.time()
+    step = 0
+    epoch = 0
+    while epoch < epochs:
+        order = backend.array(rng.permutation(train_rows))
+        for b in range(steps_per_epoch):
+            rows = order[b * args.batch : (b + 1) * args.batch]
+            rate = args.rate * max(0.0, 1 - step / total_steps)
+            backend.step(batches.training(rows), len(rows), rate, args.l2)
+            step += 1
+        train_rmse = rmse(predictions(batches, probe) - labels[probe])
+        test_rmse = rmse(predictions(batches, test_rows) - labels[test_rows])
+        epoch += 1
+        if log_every:
+            log(f"epoch {epoch:2}: rmse train {train_rmse:.3f} held-out {test_rmse:.3f} discs ({time.time() - start:.0f} s)")
+        if test_rmse < best[0]:
+            best = (test_rmse, backend.weights(), epoch)
+        if epoch == 1 and args.max_seconds and epochs * (time.time() - start) > args.max_seconds:
+            # The schedule shrinks to the epochs that fit in the time given.
+            epochs = max(1, int(args.max_seconds // (time.time() - start)))
+            total_steps = steps_per_epoch * epochs
+            log(f"{epochs} epochs fit in {args.max_seconds:.0f} s")
+    if args.epochs:
+        backend.set_weights(best[1])
+        log(f"kept epoch {best[2]} (held-out {best[0]:.3f})")
+    return batches, train_rows, test_rows, time.time() - start
+
+
+def report(batches, data, args, train_rows, test_rows):
+    """The errors of the fitted weights and of the stored ones, overall and per stage."""
+    stages = args.stages
+    stored = np.clip(round_half_away(batches.backend.weights().astype(np.float64) * 100), -32767, 32767)
+    labels = data.labels.astype(np.float64)
+    stage = stage_of(data.discs, stages)
+    fitted_train = predictions(batches, train_rows) - labels[train_rows]
+    fitted_test = predictions(batches, test_rows) - labels[test_rows]
+    stored_test = predictions(batches, test_rows, stored) - labels[test_rows]
+    log("stage  discs   train-n  train-rmse  held-n  held-rmse  stored-rmse")
+    for s in range(stages):
+        low = 4 + (60 * s + stages - 1) // stages
+        high = 63 if s + 1 == stages else 4 + (60 * (s + 1) + stages - 1) // stages - 1
+        tr, te = stage[train_rows] == s, stage[test_rows] == s
+        log(
+            f"{s:5}  {low:2}-{high:2}  {int(tr.sum()):8}  {rmse(fitted_train[tr]):10.3f}  {int(te.sum()):6}  "
+            f"{rmse(fitted_test[te]):9.3f}  {rmse(stored_test[te]):11.3f}"
+        )
+    empties = 64 - data.discs[test_rows]
+    late = data.exact[test_rows] & (empties >= 13) & (empties <= 20)
+    summary = {
+        "train": rmse(fitted_train),
+        "held_out": rmse(fitted_test),
+        "stored_held_out": rmse(stored_test),
+        "exact_13_20": rmse(stored_test[late]),
+        "exact_13_20_n": int(late.sum()),
+    }
+    log(
+        f"overall: train {summary['train']:.3f} held-out {summary['held_out']:.3f} "
+        f"stored {summary['stored_held_out']:.3f} discs; exact positions at 13-20 empties "
+        f"(held out, stored weights): {summary['exact_13_20']:.3f} over {summary['exact_13_20_n']}"
+    )
+    return stored, summary
+
+
+def write_weights(path, stored, canonical, stages, stage_len):
+    """Every index gets its tied index's weight, as iago's own fit writes them."""
+    values = stored.reshape(stages, stage_len)[:, canonical].reshape(-1)
+    data = encode_weights(values, stages, stage_len)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(data)
+    import os
+
+    os.replace(tmp, path)
+    if stages != 15:
+        log(f"note: {path} has {stages} stages; iago loads files of 15")
+    log(f"wrote {path} ({len(data)} bytes)")
+
+
+def self_test():
+    """Both paths fit the same synthetic set alike, and the weight file round-trips."""
+    rng = np.random.default_rng(5)
+    # Scattered weights, and a run of zeros longer than one run marker holds.
+    values = rng.integers(-300, 300, size=15 * 6000).astype(np.float64)
+    values[rng.random(values.size) < 0.7] = 0
+    values[1000:71000] = 0
+    stages, stage_len, back = decode_weights(encode_weights(values, 15, 6000))
+    assert (stages, stage_len) == (15, 6000) and np.array_equal(back, values.astype(np.int16))
+    assert round_half_away(np.array([0.5, -0.5, 1.5, 2.5])).tolist() == [1, -1, 2, 3]
+
+    class Synthetic:
+        pass
+
+    data = Synthetic()
+    n, stage_len = 20000, 500
+    data.n, data.stage_len = n, stage_len
+    data.indices = rng.integers(0, stage_len, size=(n, FEATURES)).astype(np.uint32)
+    data.discs = np.tile(np.arange(4, 64), n // 60 + 1)[:n].astype(np.int64)
+    truth = rng.normal(0, 0.5, size=15 * stage_len)
+    stage = stage_of(data.discs, 15)
+    data.labels = (truth[stage[:, None] * stage_len + data.indices].sum(1) + rng.normal(0, 1, n)).astype(np.float32)
+    data.exact = data.discs >= 44
+    data.game_ids = lambda: np.arange(n) // 60
+    args = argparse.Namespace(stages=15, split_records=False, holdout=10, stage_overlap=0, device="numpy",
+                              init=None, seed=1, batch=1024, epochs=4, rate=0.05, l2=0.0, max_seconds=0)
+    results = {}
+    for device in ["numpy"] + (["cpu"] if torch is not None else []):
+        args.device = device
+        batches, _, test_rows, _ = fit(data, args, log_every=False)
+        results[device] = rmse(predictions(batches, test_rows) - data.labels[test_rows])
+    log("self-test held-out rmse:", results)
+    spread = float(np.std(data.labels))
+    assert all(r < 0.8 * spread for r in results.values()), (results, spread)
+    if len(results) == 2:
+        assert abs(results["numpy"] - results["cpu"]) < 1e-3, results
+    log("self-test passed")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("features", nargs="?")
+    parser.add_argument("--canonical", help="IAGOCAN1 file (selfplay canonical --out FILE)")
+    parser.add_argument("--out", help="IAGOPAT1 file to write")
+    parser.add_argument("--init", help="start from these weights (IAGOPAT1) instead of zeros")
+    parser.add_argument("--stages", type=int, default=15)
+    parser.add_argument("--stage-overlap", type=int, default=6)
+    parser.add_argument("--holdout", type=int, default=10)
+    parser.add_argument("--split-records", action="store_true")
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=8192)
+    parser.add_argument("--rate", type=float, default=0.1, help="Adam's rate at the start, falling to 0")
+    parser.add_argument("--l2", type=float, default=0.0005)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--max-seconds", type=float, default=0, help="fewer epochs if the fit would take longer")
+    parser.add_argument("--device", default="auto", help="auto, cuda, cpu (PyTorch) or numpy")
+    parser.add_argument("--self-test", action="store_true")
+    args = parser.parse_args()
+    if args.self_test:
+        self_test()
+        return
+    if not args.features:
+        parser.error("give an IAGOFEA1 file")
+    if not 1 <= args.stages <= 60 or args.holdout < 2 or args.batch < 1 or args.epochs < 0:
+        parser.error("--stages 1..60, --holdout at least 2, --batch at least 1, --epochs at least 0")
+    if args.device in ("cuda", "cpu") and torch is None:
+        parser.error(f"--device {args.device} needs PyTorch, which is not installed (--device numpy)")
+    data = Features(args.features)
+    canonical = read_canonical(args.canonical, data.stage_len) if args.canonical else None
+    if args.out and canonical is None:
+        parser.error("--out needs --canonical FILE (selfplay canonical --out FILE)")
+    batches, train_rows, test_rows, seconds = fit(data, args)
+    stored, summary = report(batches, data, args, train_rows, test_rows)
+    log(f"fit: {seconds:.1f} s")
+    if args.out:
+        write_weights(args.out, stored, canonical, args.stages, data.stage_len)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,9 +7,7 @@
 // set of the position's stage (discs on the board, 4 a stage, 15 stages), summed in
 // hundredths of a disc and clamped to +-6399.
 //
-// A placement reads its pattern on the board seen through a symmetry; here each placement
-// is stored as the list of original squares its digits read, so that the same loop runs
-// on the CPU and the GPU without bit-extract instructions.
+// A placement reads its pattern on the board seen through a symmetry.
 #pragma once
 
 #include <stdint.h>
@@ -31,11 +29,13 @@
 // Largest evaluation: less than any won game's score.
 #define EVAL_LIMIT (64 * 100 - 1)
 
-// Everything the evaluation reads besides the weights: small, read by every thread alike.
+// The layout computed from the patterns, the slow way (features.rs): what the tied
+// indices come from, and what the compiled reading below is checked against.
 struct EvalLayout {
   // Digit d of placement k reads square squares[k][d] (0xFF past the last digit).
   uint8_t squares[PLACEMENT_COUNT][MAX_PATTERN_SQUARES];
   uint8_t digits[PLACEMENT_COUNT];
+  uint8_t symmetry[PLACEMENT_COUNT];
   uint32_t offset[PLACEMENT_COUNT];
   uint32_t mobility_offset, opponent_mobility_offset, parity_offset, stage_len;
 };
@@ -94,6 +94,8 @@ inline uint32_t power_of_3(int n) {
   return p;
 }
 
+static EvalLayout h_layout;
+
 // The layout as features.rs computes it: for each pattern, each symmetry that places it
 // on squares no earlier symmetry did.
 inline EvalLayout make_layout() {
@@ -115,6 +117,7 @@ inline EvalLayout make_layout() {
       for (int t = 0; t < 64; t++)
         if (mask >> t & 1) layout.squares[n][d++] = (uint8_t)transform_square(SYMMETRY_INVERSE[s], t);
       layout.digits[n] = (uint8_t)d;
+      layout.symmetry[n] = (uint8_t)s;
       layout.offset[n] = offset;
       n++;
     }
@@ -184,63 +187,186 @@ HD int16_t load_weight(const int16_t* w) {
 #endif
 }
 
-// The layout every evaluation reads: in constant memory on the GPU (each warp's threads
-// read the same entries together), a plain global on the CPU. Set by `install_layout`.
-#ifdef __CUDACC__
-__constant__ EvalLayout c_layout;
-#endif
-static EvalLayout h_layout;
+// ---- The fast reading of the placements ---------------------------------------------
+//
+// As iago does it: the board seen through each of the 8 symmetries, then each placement
+// reads its pattern's canonical squares on one of them. With the squares known at compile
+// time, a pattern's digits come from a few shifts and masks and the base-3 value of each
+// group of bits from a 256-entry table. make_layout checks this list against the layout
+// it computes the slow way.
 
-HD const EvalLayout& the_layout() {
+// The placements in iago's order: (pattern, symmetry).
+#define FOR_EACH_PLACEMENT(X)                                                              \
+  X(0, 0) X(0, 2) X(0, 4) X(0, 6) X(1, 0) X(1, 1) X(1, 2) X(1, 3) X(2, 0) X(2, 1) X(2, 2)  \
+  X(2, 3) X(2, 4) X(2, 5) X(2, 6) X(2, 7) X(3, 0) X(3, 1) X(4, 0) X(4, 1) X(4, 2) X(4, 3)  \
+  X(5, 0) X(5, 1) X(5, 2) X(5, 3) X(6, 0) X(6, 1) X(6, 2) X(6, 3) X(7, 0) X(7, 1) X(7, 2)  \
+  X(7, 3) X(8, 0) X(8, 2) X(8, 4) X(8, 6) X(9, 0) X(9, 2) X(9, 4) X(9, 6) X(10, 0)        \
+  X(10, 2) X(10, 4) X(10, 6)
+
+// Where each pattern's weights start within a stage (3^squares each), and the rest.
+#define PATTERN_OFFSET_0 0u
+#define PATTERN_OFFSET_1 59049u
+#define PATTERN_OFFSET_2 78732u
+#define PATTERN_OFFSET_3 137781u
+#define PATTERN_OFFSET_4 144342u
+#define PATTERN_OFFSET_5 146529u
+#define PATTERN_OFFSET_6 147258u
+#define PATTERN_OFFSET_7 147501u
+#define PATTERN_OFFSET_8 147582u
+#define PATTERN_OFFSET_9 154143u
+#define PATTERN_OFFSET_10 160704u
+#define MOBILITY_OFFSET 167265u
+#define OPPONENT_MOBILITY_OFFSET (MOBILITY_OFFSET + MAX_MOBILITY + 1)
+#define PARITY_OFFSET (OPPONENT_MOBILITY_OFFSET + MAX_MOBILITY + 1)
+#define STAGE_LEN (PARITY_OFFSET + 2)
+
+// The base-3 value of each 8-bit number's digits: the table the GPU reads from global
+// memory (threads read different entries), filled by the host.
+#ifdef __CUDACC__
+__device__ uint16_t d_ternary[256];
+#endif
+static uint16_t h_ternary[256];
+
+HD uint32_t ternary(uint32_t bits) {
 #ifdef __CUDA_ARCH__
-  return c_layout;
+  return __ldg(&d_ternary[bits]);
 #else
-  return h_layout;
+  return h_ternary[bits];
 #endif
 }
 
-// Writes the weight index (within the stage) of each of the 49 active features, in
-// iago's order: the placements, the two mobilities, the parity.
+// Diagonal squares (row i, column i + c) gathered into bits c.. of one byte: each row's
+// square lands on its own column, so the multiplication has no carries.
+HD uint32_t diagonal_bits(u64 board, u64 mask) {
+  return (uint32_t)(((board & mask) * 0x0101010101010101ULL) >> 56);
+}
+
+// The index (mine or theirs, digits 0/1) of each pattern on a board, the squares of the
+// pattern's canonical mask in increasing order being the digits.
+HD uint32_t pattern_0(u64 b) {  // a1..h1, b2, g2
+  return ternary((uint32_t)(b & 0xFF)) + 6561u * (uint32_t)(b >> 9 & 1) + 19683u * (uint32_t)(b >> 14 & 1);
+}
+HD uint32_t pattern_1(u64 b) {  // a1-c3
+  return ternary((uint32_t)(b & 7)) + 27u * ternary((uint32_t)(b >> 8 & 7)) + 729u * ternary((uint32_t)(b >> 16 & 7));
+}
+HD uint32_t pattern_2(u64 b) {  // a1-e2
+  return ternary((uint32_t)(b & 31)) + 243u * ternary((uint32_t)(b >> 8 & 31));
+}
+HD uint32_t pattern_3(u64 b) { return ternary(diagonal_bits(b, 0x8040201008040201ULL)); }
+HD uint32_t pattern_4(u64 b) { return ternary(diagonal_bits(b, 0x0080402010080402ULL) >> 1); }
+HD uint32_t pattern_5(u64 b) { return ternary(diagonal_bits(b, 0x0000804020100804ULL) >> 2); }
+HD uint32_t pattern_6(u64 b) { return ternary(diagonal_bits(b, 0x0000008040201008ULL) >> 3); }
+HD uint32_t pattern_7(u64 b) { return ternary(diagonal_bits(b, 0x0000000080402010ULL) >> 4); }
+HD uint32_t pattern_8(u64 b) { return ternary((uint32_t)(b >> 8 & 0xFF)); }
+HD uint32_t pattern_9(u64 b) { return ternary((uint32_t)(b >> 16 & 0xFF)); }
+HD uint32_t pattern_10(u64 b) { return ternary((uint32_t)(b >> 24 & 0xFF)); }
+
+// Rows mirrored (a1 <-> a8): a row is a byte.
+HD u64 flip_rows(u64 b) {
+#ifdef __CUDA_ARCH__
+  const uint32_t lo = (uint32_t)b, hi = (uint32_t)(b >> 32);
+  return (u64)__byte_perm(lo, 0, 0x0123) << 32 | __byte_perm(hi, 0, 0x0123);
+#else
+  return __builtin_bswap64(b);
+#endif
+}
+
+// Columns mirrored (a1 <-> h1): each byte's bits reversed.
+HD u64 flip_columns(u64 b) {
+#ifdef __CUDA_ARCH__
+  return flip_rows(__brevll(b));
+#else
+  b = (b >> 1 & 0x5555555555555555ULL) | (b & 0x5555555555555555ULL) << 1;
+  b = (b >> 2 & 0x3333333333333333ULL) | (b & 0x3333333333333333ULL) << 2;
+  return (b >> 4 & 0x0F0F0F0F0F0F0F0FULL) | (b & 0x0F0F0F0F0F0F0F0FULL) << 4;
+#endif
+}
+
+// Reflection about the a1-h8 diagonal: three rounds of swapping bit blocks.
+HD u64 transpose(u64 b) {
+  u64 t = 0x0F0F0F0F00000000ULL & (b ^ (b << 28));
+  b ^= t ^ (t >> 28);
+  t = 0x3333000033330000ULL & (b ^ (b << 14));
+  b ^= t ^ (t >> 14);
+  t = 0x5500550055005500ULL & (b ^ (b << 7));
+  return b ^ t ^ (t >> 7);
+}
+
+// `board` through symmetry 0..7 (iago's Symmetry::ALL order) into b0..b7.
+#define ALL_SYMMETRIES(board, b)                                   \
+  const u64 b##0 = (board), b##1 = flip_columns(b##0), b##2 = flip_rows(b##0), \
+            b##3 = flip_columns(b##2), b##4 = transpose(b##0), b##5 = flip_columns(b##4), \
+            b##6 = flip_rows(b##4), b##7 = flip_columns(b##6)
+
+// Calls visit(index) for each of the 49 active features' weight index (within the
+// stage), in iago's order: the placements, the two mobilities, the parity. `mobility`
+// is the side to move's move count if known (else negative).
+template <class Visit>
+HD void for_each_feature(u64 player, u64 opponent, int mobility, Visit visit) {
+  ALL_SYMMETRIES(player, p);
+  ALL_SYMMETRIES(opponent, o);
+#define VISIT_PLACEMENT(pattern, symmetry) \
+  visit(PATTERN_OFFSET_##pattern + pattern_##pattern(p##symmetry) + 2 * pattern_##pattern(o##symmetry));
+  FOR_EACH_PLACEMENT(VISIT_PLACEMENT)
+#undef VISIT_PLACEMENT
+  if (mobility < 0) mobility = popcount64(legal_moves(player, opponent));
+  const int opponent_mobility = popcount64(legal_moves(opponent, player));
+  visit(MOBILITY_OFFSET + (mobility < MAX_MOBILITY ? mobility : MAX_MOBILITY));
+  visit(OPPONENT_MOBILITY_OFFSET + (opponent_mobility < MAX_MOBILITY ? opponent_mobility : MAX_MOBILITY));
+  visit(PARITY_OFFSET + (popcount64(~(player | opponent)) & 1));
+}
+
+// Writes the weight index (within the stage) of each of the 49 active features.
 HD void feature_indices(u64 player, u64 opponent, uint32_t* out) {
-  const EvalLayout& layout = the_layout();
-  for (int k = 0; k < PLACEMENT_COUNT; k++) {
-    uint32_t index = 0;
-    for (int d = layout.digits[k] - 1; d >= 0; d--) {
-      const int sq = layout.squares[k][d];
-      index = index * 3 + (uint32_t)((player >> sq & 1) | ((opponent >> sq & 1) << 1));
-    }
-    out[k] = layout.offset[k] + index;
-  }
-  int mobility = popcount64(legal_moves(player, opponent));
-  int opponent_mobility = popcount64(legal_moves(opponent, player));
-  out[PLACEMENT_COUNT] = layout.mobility_offset + (mobility < MAX_MOBILITY ? mobility : MAX_MOBILITY);
-  out[PLACEMENT_COUNT + 1] = layout.opponent_mobility_offset +
-                             (opponent_mobility < MAX_MOBILITY ? opponent_mobility : MAX_MOBILITY);
-  out[PLACEMENT_COUNT + 2] = layout.parity_offset + (popcount64(~(player | opponent)) & 1);
+  int n = 0;
+  for_each_feature(player, opponent, -1, [&](uint32_t index) { out[n++] = index; });
 }
 
 // The pattern evaluation for the side to move, in hundredths of a disc. `weights` holds
 // all stages, stage after stage. `mobility` is the side to move's move count if known.
 HD int evaluate(const int16_t* weights, u64 player, u64 opponent, int mobility) {
-  const EvalLayout& layout = the_layout();
   const int discs = popcount64(player | opponent);
-  const int16_t* w = weights + (size_t)stage_of(discs) * layout.stage_len;
+  const int16_t* w = weights + (size_t)stage_of(discs) * STAGE_LEN;
   int sum = 0;
-  for (int k = 0; k < PLACEMENT_COUNT; k++) {
-    uint32_t index = 0;
-    for (int d = layout.digits[k] - 1; d >= 0; d--) {
-      const int sq = layout.squares[k][d];
-      index = index * 3 + (uint32_t)((player >> sq & 1) | ((opponent >> sq & 1) << 1));
-    }
-    sum += load_weight(w + layout.offset[k] + index);
-  }
-  if (mobility < 0) mobility = popcount64(legal_moves(player, opponent));
-  const int opponent_mobility = popcount64(legal_moves(opponent, player));
-  sum += load_weight(w + layout.mobility_offset + (mobility < MAX_MOBILITY ? mobility : MAX_MOBILITY));
-  sum += load_weight(w + layout.opponent_mobility_offset +
-                     (opponent_mobility < MAX_MOBILITY ? opponent_mobility : MAX_MOBILITY));
-  sum += load_weight(w + layout.parity_offset + ((64 - discs) & 1));
+  for_each_feature(player, opponent, mobility, [&](uint32_t index) { sum += load_weight(w + index); });
   return sum < -EVAL_LIMIT ? -EVAL_LIMIT : sum > EVAL_LIMIT ? EVAL_LIMIT : sum;
+}
+
+// Fills the ternary table and checks the compiled placement list and offsets against the
+// layout computed from the patterns: false (and a reason) if they differ.
+inline bool check_fast_layout(const EvalLayout& layout, std::string& error) {
+  for (int bits = 0; bits < 256; bits++) {
+    uint32_t value = 0, power = 1;
+    for (int i = 0; i < 8; i++, power *= 3)
+      if (bits >> i & 1) value += power;
+    h_ternary[bits] = (uint16_t)value;
+  }
+  const uint32_t offsets[PATTERN_COUNT] = {PATTERN_OFFSET_0, PATTERN_OFFSET_1, PATTERN_OFFSET_2, PATTERN_OFFSET_3,
+                                           PATTERN_OFFSET_4, PATTERN_OFFSET_5, PATTERN_OFFSET_6, PATTERN_OFFSET_7,
+                                           PATTERN_OFFSET_8, PATTERN_OFFSET_9, PATTERN_OFFSET_10};
+  const int list[][2] = {
+#define LIST_ENTRY(pattern, symmetry) {pattern, symmetry},
+      FOR_EACH_PLACEMENT(LIST_ENTRY)
+#undef LIST_ENTRY
+  };
+  if (sizeof list / sizeof list[0] != PLACEMENT_COUNT) error = "the placement list is not 46 long";
+  for (int k = 0; k < PLACEMENT_COUNT && error.empty(); k++) {
+    if (offsets[list[k][0]] != layout.offset[k] || list[k][1] != layout.symmetry[k])
+      error = "placement " + std::to_string(k) + " differs from the layout";
+  }
+  if (layout.mobility_offset != MOBILITY_OFFSET || layout.stage_len != STAGE_LEN)
+    error = "the mobility offset or stage length differs from the layout";
+  // Each placement reads its squares in the layout's order: one disc at a time.
+  for (int k = 0; k < PLACEMENT_COUNT && error.empty(); k++) {
+    for (int d = 0; d < layout.digits[k]; d++) {
+      uint32_t got[ACTIVE_FEATURES];
+      feature_indices(1ULL << layout.squares[k][d], 0, got);
+      uint32_t power = 1;
+      for (int i = 0; i < d; i++) power *= 3;
+      if (got[k] != layout.offset[k] + power) error = "placement " + std::to_string(k) + " reads its squares out of order";
+    }
+  }
+  return error.empty();
 }
 
 // Reads an IAGOPAT1 weight file (pattern.rs): the magic, the stage count and the weights a

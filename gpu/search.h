@@ -321,15 +321,16 @@ HDF bool play_game(Searcher& s, const PlayConfig& cfg, u64 index, Record* rec) {
     const int empties = 64 - popcount64(g.player | g.opponent);
     if (empties <= cfg.exact) {
       if (exact_from == NOT_SOLVED) {
-        const int v = search(s, g.player, g.opponent, 0, true, -INF_SCORE, INF_SCORE, &move);
+        // Null-window searches from a guess (MTD(f)) cost as much as this one full-window
+        // search here: without a transposition table each re-searches the whole tree.
+        const int v = search(s, g.player, g.opponent, 0, true, -INF_SCORE, INF_SCORE, nullptr);
         exact_from = n;
         black_value = g.black_to_move ? v : -v;
-      } else {
-        // Perfect play keeps the value: a window around it finds the first move that keeps
-        // it, the same move a full window would.
-        const int v = g.black_to_move ? black_value : -black_value;
-        search(s, g.player, g.opponent, 0, true, v - 1, v + 1, &move);
       }
+      // Perfect play keeps the value: the first move (in the search's order) that is
+      // worth it is found by a null window below it, the other moves left unsearched.
+      const int v = g.black_to_move ? black_value : -black_value;
+      search(s, g.player, g.opponent, 0, true, v - 1, v, &move);
     } else {
       search(s, g.player, g.opponent, cfg.depth, false, -INF_SCORE, INF_SCORE, &move);
     }

@@ -367,7 +367,7 @@ __global__ void play_kernel(PlayConfig cfg, const int16_t* weights, Record* out,
 }
 
 static void gpu_setup() {
-  CUDA_CHECK(cudaMemcpyToSymbol(c_layout, &h_layout, sizeof h_layout));
+  CUDA_CHECK(cudaMemcpyToSymbol(d_ternary, h_ternary, sizeof h_ternary));
   // The search's frames live on each thread's stack.
   CUDA_CHECK(cudaDeviceSetLimit(cudaLimitStackSize, 16384));
   cudaDeviceProp prop;
@@ -863,6 +863,8 @@ int main(int argc, char** argv) {
     return argc < 2 ? 2 : 0;
   }
   h_layout = make_layout();
+  std::string layout_error;
+  if (!check_fast_layout(h_layout, layout_error)) fail("the compiled evaluation does not match the layout: %s", layout_error.c_str());
   const std::string mode = argv[1];
   const Args args(argc, argv, {"--all"});
   if (mode == "perft") return mode_perft(args);

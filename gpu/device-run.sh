@@ -111,6 +111,10 @@ say "evaluations: $(wc -l <"$work/check.pos") positions, $differ differ"
 differ=$(paste "$work/solve-cpu.txt" "$work/solve-gen.txt" | awk '$1 != $2' | wc -l)
 say "exact solves: $(wc -l <"$work/check.obf") positions, $differ differ"
 [ "$differ" = 0 ] && [ -s "$work/solve-gen.txt" ] || mismatch "$differ solve values differ"
+if "$PYTHON" -c 'import numpy' 2>/dev/null; then
+    step "$PYTHON" gpu/fit.py --self-test || mismatch "fit.py's self-test failed"
+fi
+
 # The register budgets at a small level, six seconds each: the fastest plays the run.
 if [ "$cpu" = 0 ]; then
     best_rate=0

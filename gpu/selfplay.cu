@@ -635,30 +635,24 @@ static int mode_play(const Args& args) {
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int blocks = std::max(1, per_sm * sms);
     fprintf(stderr, "selfplay: %d blocks of %d threads (%d a multiprocessor)\n", blocks, threads, per_sm);
-    // Launches of at most 30 s, so that progress shows and the end comes on time.
-    const double end = seconds > 0 ? start + seconds : 1e300;
-    bool first = true;
-    while (done < (unsigned long long)games) {
-      const double left = end - now_seconds();
-      if (left <= 0) break;
-      unsigned long long device_now = 0;
-      clock_kernel<<<1, 1>>>(d_now);
-      launch_check("clock");
-      CUDA_CHECK(cudaMemcpy(&device_now, d_now, sizeof device_now, cudaMemcpyDeviceToHost));
-      if (first && hard_seconds > 0)
-        dcfg.abort_at = device_now + (unsigned long long)((hard_seconds - (now_seconds() - start)) * 1e9);
-      first = false;
-      const unsigned long long deadline = device_now + (unsigned long long)(std::min(left, 30.0) * 1e9);
-      play_kernel<<<blocks, threads>>>(dcfg, d_weights, d_records, d_counters, (unsigned long long)games,
-                                       deadline, d_counters + 1, (unsigned int*)(d_counters + 2));
-      launch_check("play");
-      unsigned long long counters[3];
-      CUDA_CHECK(cudaMemcpy(counters, d_counters, sizeof counters, cudaMemcpyDeviceToHost));
-      done = std::min(counters[0], (unsigned long long)games);
-      nodes = counters[1];
-      mismatches = (unsigned)counters[2];
-      fprintf(stderr, "selfplay: %llu games after %.1f s\n", done, now_seconds() - start);
-    }
+    // One launch for the whole run: a kernel ends only when its last game does, so every
+    // launch boundary would leave the GPU waiting on the slowest games in flight.
+    unsigned long long device_now = 0;
+    clock_kernel<<<1, 1>>>(d_now);
+    launch_check("clock");
+    CUDA_CHECK(cudaMemcpy(&device_now, d_now, sizeof device_now, cudaMemcpyDeviceToHost));
+    const double since = now_seconds() - start;
+    const auto at = [&](double s) { return device_now + (unsigned long long)(std::max(0.0, s - since) * 1e9); };
+    if (hard_seconds > 0) dcfg.abort_at = at(hard_seconds);
+    const unsigned long long deadline = seconds > 0 ? at(seconds) : ~0ULL;
+    play_kernel<<<blocks, threads>>>(dcfg, d_weights, d_records, d_counters, (unsigned long long)games, deadline,
+                                     d_counters + 1, (unsigned int*)(d_counters + 2));
+    launch_check("play");
+    unsigned long long counters[3];
+    CUDA_CHECK(cudaMemcpy(counters, d_counters, sizeof counters, cudaMemcpyDeviceToHost));
+    done = std::min(counters[0], (unsigned long long)games);
+    nodes = counters[1];
+    mismatches = (unsigned)counters[2];
     records.resize(done);
     if (done) CUDA_CHECK(cudaMemcpy(records.data(), d_records, done * sizeof(Record), cudaMemcpyDeviceToHost));
 #endif

@@ -308,11 +308,17 @@ def fit(data, args, log_every=True):
     epoch = 0
     while epoch < epochs:
         order = backend.array(rng.permutation(train_rows))
+        out_of_time = False
         for b in range(steps_per_epoch):
             rows = order[b * args.batch : (b + 1) * args.batch]
             rate = args.rate * max(0.0, 1 - step / total_steps)
             backend.step(batches.training(rows), len(rows), rate, args.l2)
             step += 1
+            # An epoch far slower than planned (a GPU missing, say) stops where it is.
+            if args.max_seconds and time.time() - start > 1.5 * args.max_seconds:
+                out_of_time = True
+                log(f"out of time after {b + 1} of {steps_per_epoch} steps of epoch {epoch + 1}")
+                break
         train_rmse = rmse(predictions(batches, probe) - labels[probe])
         test_rmse = rmse(predictions(batches, test_rows) - labels[test_rows])
         epoch += 1
@@ -320,6 +326,8 @@ def fit(data, args, log_every=True):
             log(f"epoch {epoch:2}: rmse train {train_rmse:.3f} held-out {test_rmse:.3f} discs ({time.time() - start:.0f} s)")
         if test_rmse < best[0]:
             best = (test_rmse, backend.weights(), epoch)
+        if out_of_time:
+            break
         if epoch == 1 and args.max_seconds and epochs * (time.time() - start) > args.max_seconds:
             # The schedule shrinks to the epochs that fit in the time given.
             epochs = max(1, int(args.max_seconds // (time.time() - start)))

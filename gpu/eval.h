@@ -4,7 +4,8 @@
 // same ternary index of each placement (the squares of the pattern in increasing bit order
 // are the digits, 1 for the side to move's disc, 2 for the opponent's), then the two
 // mobility features and the parity of the empties: 49 weights a position, from the weight
-// set of the position's stage (discs on the board, 4 a stage, 15 stages), summed in
+// set of the position's stage (by discs on the board, as many stages as the weight file
+// has: 15 are 4 disc counts each), summed in
 // hundredths of a disc and clamped to +-6399.
 //
 // A placement reads its pattern on the board seen through a symmetry.
@@ -23,8 +24,7 @@
 #define PLACEMENT_COUNT 46
 #define MAX_PATTERN_SQUARES 10
 #define MAX_MOBILITY 39
-#define DISCS_PER_STAGE 4
-#define STAGES 15
+#define MAX_STAGES 60
 #define ACTIVE_FEATURES (PLACEMENT_COUNT + 3)
 // Largest evaluation: less than any won game's score.
 #define EVAL_LIMIT (64 * 100 - 1)
@@ -173,11 +173,19 @@ inline std::vector<uint32_t> make_canonical(const EvalLayout& layout) {
   return canonical;
 }
 
-// The stage of a position with `discs` discs on the board.
-HD int stage_of(int discs) {
-  const int stage = (discs < 4 ? 0 : discs - 4) / DISCS_PER_STAGE;
-  return stage < STAGES - 1 ? stage : STAGES - 1;
+// The stage of a position with `discs` discs on the board among `stages` (1 to 60): the
+// 60 moves spread evenly, the full board in the last stage (features.rs stage_of_discs;
+// 15 stages are 4 disc counts each).
+HD int stage_of(int discs, int stages) {
+  const int stage = (discs < 4 ? 0 : discs - 4) * stages / 60;
+  return stage < stages - 1 ? stage : stages - 1;
 }
+
+// A weight file's weights (on the device or the host): all stages, stage after stage.
+struct Weights {
+  const int16_t* values;
+  int stages;
+};
 
 HD int16_t load_weight(const int16_t* w) {
 #ifdef __CUDA_ARCH__
@@ -322,11 +330,11 @@ HD void feature_indices(u64 player, u64 opponent, uint32_t* out) {
   for_each_feature(player, opponent, -1, [&](uint32_t index) { out[n++] = index; });
 }
 
-// The pattern evaluation for the side to move, in hundredths of a disc. `weights` holds
-// all stages, stage after stage. `mobility` is the side to move's move count if known.
-HD int evaluate(const int16_t* weights, u64 player, u64 opponent, int mobility) {
+// The pattern evaluation for the side to move, in hundredths of a disc. `mobility` is the
+// side to move's move count if known.
+HD int evaluate(const Weights& weights, u64 player, u64 opponent, int mobility) {
   const int discs = popcount64(player | opponent);
-  const int16_t* w = weights + (size_t)stage_of(discs) * STAGE_LEN;
+  const int16_t* w = weights.values + (size_t)stage_of(discs, weights.stages) * STAGE_LEN;
   int sum = 0;
   for_each_feature(player, opponent, mobility, [&](uint32_t index) { sum += load_weight(w + index); });
   return sum < -EVAL_LIMIT ? -EVAL_LIMIT : sum > EVAL_LIMIT ? EVAL_LIMIT : sum;
@@ -369,10 +377,11 @@ inline bool check_fast_layout(const EvalLayout& layout, std::string& error) {
   return error.empty();
 }
 
-// Reads an IAGOPAT1 weight file (pattern.rs): the magic, the stage count and the weights a
-// stage (u32 each), then the weights as i16, where -32768 is followed by a u16 count of
-// zeros. Returns an empty vector and sets `error` when the file does not fit the layout.
-inline std::vector<int16_t> read_weights(const char* path, const EvalLayout& layout,
+// Reads an IAGOPAT1 weight file (pattern.rs): the magic, the stage count (1 to 60) and
+// the weights a stage (u32 each), then the weights as i16, where -32768 is followed by a
+// u16 count of zeros. Returns an empty vector and sets `error` when the file does not fit
+// the layout; `stages` gets the file's stage count.
+inline std::vector<int16_t> read_weights(const char* path, const EvalLayout& layout, int& stages_out,
                                          std::string& error) {
   std::vector<int16_t> weights;
   FILE* f = fopen(path, "rb");
@@ -394,12 +403,13 @@ inline std::vector<int16_t> read_weights(const char* path, const EvalLayout& lay
            (uint32_t)bytes[at + 3] << 24;
   };
   const uint32_t stages = word(8), stage_len = word(12);
-  if (stages != STAGES || stage_len != layout.stage_len) {
-    error = std::string(path) + ": " + std::to_string(stages) + " stages of " +
-            std::to_string(stage_len) + " weights, the evaluation needs " + std::to_string(STAGES) +
-            " of " + std::to_string(layout.stage_len);
+  if (stages < 1 || stages > MAX_STAGES || stage_len != layout.stage_len) {
+    error = std::string(path) + ": " + std::to_string(stages) + " stages of " + std::to_string(stage_len) +
+            " weights, the evaluation needs 1 to " + std::to_string(MAX_STAGES) + " stages of " +
+            std::to_string(layout.stage_len);
     return weights;
   }
+  stages_out = (int)stages;
   const size_t total = (size_t)stages * stage_len;
   weights.reserve(total);
   size_t at = 16;

@@ -16,7 +16,7 @@ positions whose disc count rises), or with --split-records every --holdout-th po
 
 Reports the held-out error overall, per stage, of the stored (rounded, clamped) weights
 as iago evaluates them, and on exact positions at 13-20 empties; writes an IAGOPAT1 file
-(`iago --eval pattern:FILE`), which needs the canonical table from
+(`iago --eval pattern:FILE`, any stage count), which needs the canonical table from
 `selfplay canonical --out FILE`.
 
     python3 gpu/fit.py FEATURES --canonical CAN --out weights.bin [--epochs 20] ...
@@ -382,8 +382,6 @@ def write_weights(path, stored, canonical, stages, stage_len):
     with open(tmp, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
-    if stages != 15:
-        log(f"note: {path} has {stages} stages; iago loads files of 15")
     log(f"wrote {path} ({len(data)} bytes)")
 
 

@@ -38,7 +38,7 @@
 #define SOLVE_ORDER_EMPTIES 7
 
 struct Searcher {
-  const int16_t* weights;
+  Weights weights;
   unsigned long long nodes;
 };
 

@@ -334,7 +334,7 @@ __global__ void perft_kernel(const Position* nodes, int count, int depth, const 
   if (i < count) leaves[i] = perft(nodes[i].player, nodes[i].opponent, depth, passed[i] != 0);
 }
 
-__global__ void eval_kernel(const int16_t* weights, const Position* positions, int count, int* values) {
+__global__ void eval_kernel(Weights weights, const Position* positions, int count, int* values) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   const u64 p = positions[i].player, o = positions[i].opponent;
@@ -342,7 +342,7 @@ __global__ void eval_kernel(const int16_t* weights, const Position* positions, i
                                                        : 100 * final_disc_difference(p, o);
 }
 
-__global__ void solve_kernel(const int16_t* weights, const Position* positions, int count, int* values,
+__global__ void solve_kernel(Weights weights, const Position* positions, int count, int* values,
                              int* moves, unsigned long long* nodes) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
@@ -353,7 +353,7 @@ __global__ void solve_kernel(const int16_t* weights, const Position* positions, 
 
 // Persistent threads: each takes the next game index until `limit` or the deadline (device
 // clock, ns). Every game taken is finished, so the games done are always a prefix.
-__global__ void play_kernel(PlayConfig cfg, const int16_t* weights, Record* out, unsigned long long* next,
+__global__ void play_kernel(PlayConfig cfg, Weights weights, Record* out, unsigned long long* next,
                             unsigned long long limit, unsigned long long deadline,
                             unsigned long long* nodes, unsigned int* mismatches) {
   Searcher s = {weights, 0};
@@ -379,11 +379,23 @@ static void gpu_setup() {
 
 // ---- Modes ---------------------------------------------------------------------------
 
-static std::vector<int16_t> load_weights(const Args& args) {
+// A weight file in host memory.
+struct HostWeights {
+  std::vector<int16_t> values;
+  int stages = 0;
+  Weights view() const { return Weights{values.data(), stages}; }
+#ifdef __CUDACC__
+  // A copy on the device (kept for the rest of the run).
+  Weights on_device() const { return Weights{to_device(values.data(), values.size()), stages}; }
+#endif
+};
+
+static HostWeights load_weights(const Args& args) {
   const std::string path = args.text("--weights", "crates/core/src/eval/weights/patterns.bin");
   std::string error;
-  std::vector<int16_t> weights = read_weights(path.c_str(), h_layout, error);
-  if (weights.empty()) fail("%s", error.c_str());
+  HostWeights weights;
+  weights.values = read_weights(path.c_str(), h_layout, weights.stages, error);
+  if (weights.values.empty()) fail("%s", error.c_str());
   return weights;
 }
 
@@ -474,14 +486,14 @@ static std::vector<Position> read_position_lines(FILE* in, const char* name) {
 
 static int mode_eval(const Args& args) {
   args.only({"--device", "--weights", "--threads"});
-  const std::vector<int16_t> weights = load_weights(args);
+  const HostWeights weights = load_weights(args);
   const std::vector<Position> positions = read_position_lines(stdin, "stdin");
   const bool gpu = use_gpu(args);
   std::vector<int> values(positions.size());
   if (gpu) {
 #ifdef __CUDACC__
     gpu_setup();
-    int16_t* d_weights = to_device(weights.data(), weights.size());
+    const Weights d_weights = weights.on_device();
     Position* d_positions = to_device(positions.data(), positions.size());
     int* d_values = nullptr;
     CUDA_CHECK(cudaMalloc(&d_values, std::max<size_t>(1, positions.size()) * sizeof(int)));
@@ -494,7 +506,7 @@ static int mode_eval(const Args& args) {
     for (size_t i = 0; i < positions.size(); i++) {
       const u64 p = positions[i].player, o = positions[i].opponent;
       // A finished game scores its result, as iago's `eval` does.
-      values[i] = (legal_moves(p, o) | legal_moves(o, p)) ? evaluate(weights.data(), p, o, -1)
+      values[i] = (legal_moves(p, o) | legal_moves(o, p)) ? evaluate(weights.view(), p, o, -1)
                                                            : 100 * final_disc_difference(p, o);
     }
   }
@@ -514,7 +526,7 @@ static int mode_solve(const Args& args) {
     const int empties = 64 - popcount64(positions[i].player | positions[i].opponent);
     if (empties > MAX_DEPTH) fail("%s: position %zu has %d empties, at most %d are solved", path.c_str(), i + 1, empties, MAX_DEPTH);
   }
-  const std::vector<int16_t> weights = load_weights(args);
+  const HostWeights weights = load_weights(args);
   const bool gpu = use_gpu(args);
   std::vector<int> values(positions.size()), moves(positions.size());
   std::vector<unsigned long long> nodes(positions.size());
@@ -522,7 +534,7 @@ static int mode_solve(const Args& args) {
   if (gpu) {
 #ifdef __CUDACC__
     gpu_setup();
-    int16_t* d_weights = to_device(weights.data(), weights.size());
+    const Weights d_weights = weights.on_device();
     Position* d_positions = to_device(positions.data(), positions.size());
     int *d_values = nullptr, *d_moves = nullptr;
     unsigned long long* d_nodes = nullptr;
@@ -539,7 +551,7 @@ static int mode_solve(const Args& args) {
 #endif
   } else {
     parallel_for((long long)positions.size(), thread_count(args), [&](long long i) {
-      Searcher s = {weights.data(), 0};
+      Searcher s = {weights.view(), 0};
       values[i] = search(s, positions[i].player, positions[i].opponent, 0, true, -INF_SCORE, INF_SCORE, &moves[i]);
       nodes[i] = s.nodes;
     });
@@ -610,7 +622,7 @@ static int mode_play(const Args& args) {
   cfg.opening_moves = opening_moves.data();
   cfg.opening_lengths = opening_lengths.data();
   cfg.abort_at = 0;
-  const std::vector<int16_t> weights = load_weights(args);
+  const HostWeights weights = load_weights(args);
   const bool gpu = use_gpu(args);
   std::vector<Record> records;
   unsigned long long nodes = 0, done = 0;
@@ -622,7 +634,7 @@ static int mode_play(const Args& args) {
     PlayConfig dcfg = cfg;
     dcfg.opening_moves = to_device(opening_moves.data(), opening_moves.size());
     dcfg.opening_lengths = to_device(opening_lengths.data(), opening_lengths.size());
-    int16_t* d_weights = to_device(weights.data(), weights.size());
+    const Weights d_weights = weights.on_device();
     Record* d_records = nullptr;
     CUDA_CHECK(cudaMalloc(&d_records, (size_t)games * sizeof(Record)));
     unsigned long long *d_counters = nullptr, *d_now = nullptr;
@@ -667,7 +679,7 @@ static int mode_play(const Args& args) {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; t++)
       pool.emplace_back([&]() {
-        Searcher s = {weights.data(), 0};
+        Searcher s = {weights.view(), 0};
         for (;;) {
           if (now_seconds() >= end) break;
           const long long g = next.fetch_add(1);
@@ -713,7 +725,7 @@ static int mode_check(const Args& args) {
   if (args.positional.size() != 1) fail("check: give a game file");
   const std::vector<Record> records = read_records(args.positional[0]);
   const long long solve = args.number("--solve", 0, 0, 1LL << 40);
-  std::vector<int16_t> weights;
+  HostWeights weights;
   if (solve) weights = load_weights(args);
   long long solved = 0, wrong = 0;
   for (size_t i = 0; i < records.size(); i++) {
@@ -727,7 +739,7 @@ static int mode_check(const Args& args) {
       fail("%s: record %zu: opening %d or exact_from %d beyond its %d moves", args.positional[0].c_str(), i + 1,
            rec.opening, rec.exact_from, rec.n);
     if (solved < solve && rec.exact_from != NOT_SOLVED && rec.exact_from < rec.n) {
-      Searcher s = {weights.data(), 0};
+      Searcher s = {weights.view(), 0};
       int move;
       const int v = search(s, at_solve.player, at_solve.opponent, 0, true, -INF_SCORE, INF_SCORE, &move);
       const int black = at_solve.black_to_move ? v : -v;

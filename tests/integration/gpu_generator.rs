@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use iago::eval::features::{self, STAGES};
+use iago::eval::features;
 use iago::eval::pattern::PatternWeights;
 use iago::game::{Color, Game};
 use iago::othello::Position;
@@ -301,22 +301,27 @@ fn evaluation_equals_iagos_on_played_positions() {
 #[test]
 fn evaluation_equals_iagos_with_weights_that_make_every_index_count() {
     // The shipped weights are zero for most configurations; with a distinct weight at
-    // (nearly) every index, any misplaced digit or offset changes the sum.
-    let len = features::layout().stage_len as usize * STAGES;
-    let values: Vec<f32> = (0..len)
-        .map(|i| ((i * 7919) % 1999) as f32 - 999.0)
-        .collect();
-    let path = scratch().join("dense.bin");
-    std::fs::write(
-        &path,
-        PatternWeights::from_values(&values).unwrap().encode(),
-    )
-    .unwrap();
-    let path = path.to_str().unwrap();
+    // (nearly) every index, any misplaced digit or offset changes the sum. 15 stages and
+    // 30 (a weight file says how many, the 60 moves spread evenly over them).
     let positions = sample_positions(7, 0..=60);
-    let ours = generator_evaluations(&positions, path);
-    let theirs = iago_evaluations(&positions, &format!("pattern:{path}"));
-    assert_eq!(ours, theirs);
+    for stages in [15, 30] {
+        let len = features::layout().stage_len as usize * stages;
+        let values: Vec<f32> = (0..len)
+            .map(|i| ((i * 7919) % 1999) as f32 - 999.0)
+            .collect();
+        let path = scratch().join(format!("dense-{stages}.bin"));
+        std::fs::write(
+            &path,
+            PatternWeights::from_values(stages, &values)
+                .unwrap()
+                .encode(),
+        )
+        .unwrap();
+        let path = path.to_str().unwrap();
+        let ours = generator_evaluations(&positions, path);
+        let theirs = iago_evaluations(&positions, &format!("pattern:{path}"));
+        assert_eq!(ours, theirs, "{stages} stages");
+    }
 }
 
 #[test]
@@ -407,6 +412,21 @@ fn records_replay_by_iagos_rules_with_exact_results() {
         "",
     ));
     assert!(text.contains("40 records") && text.contains("10 solve points re-solved, 0 wrong"));
+    // And iago's own reader takes them: `iago train --games` replays every record.
+    let weights = scratch().join("from-games.bin");
+    let text = iago(
+        &[
+            "train",
+            "--games",
+            games().0.to_str().unwrap(),
+            "--epochs",
+            "0",
+            "--out",
+            weights.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(text.contains("40 games"), "{text}");
 }
 
 #[test]

@@ -612,7 +612,7 @@ static int mode_play(const Args& args) {
   cfg.seed = (u64)args.number("--seed", 1, 0, INT64_MAX);
   cfg.depth = (int)args.number("--depth", 4, 0, MAX_DEPTH);
   cfg.exact = (int)args.number("--exact", 14, 0, MAX_DEPTH);
-  cfg.random_moves = (int)args.number("--random", 8, 0, 60);
+  cfg.random_moves = (int)args.number("--random", 10, 0, 60);
   const double seconds = args.real("--seconds", 0);
   // Past --hard-seconds the games in flight are abandoned, and with them every later one.
   const double hard_seconds = args.real("--hard-seconds", 0);

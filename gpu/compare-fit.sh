@@ -22,8 +22,8 @@ c++ -x c++ -O2 -std=c++17 -pthread -o "$dir/selfplay" gpu/selfplay.cu
 "$dir/selfplay" canonical --out "$dir/canonical.bin"
 fit=("$python" gpu/fit.py "$dir/games.fea" --holdout 10 --device "${DEVICE:-auto}" --canonical "$dir/canonical.bin")
 
-# The held-out RMSE of a fit's stored weights, from `iago train`'s stage table.
-stored() { awk '/^ *[0-9]+ +[0-9]+-[0-9]+/ { s += $7 * $7 * $5; n += $5 } END { printf "%.3f", sqrt(s / n) }' "$1"; }
+# The held-out RMSE of a fit's stored weights, as `iago train` reports it.
+stored() { sed -n 's/^held-out self-play positions: [0-9]*, rmse \([0-9.]*\).*/\1/p' "$1"; }
 from_fit() { sed -n 's/.*stored \([0-9.]*\) discs.*/\1/p' "$1"; }
 
 echo "== iago train --games, its defaults (chosen for millions of positions) and run to convergence"

@@ -17,7 +17,7 @@
 # Settings (environment): DEPTH EXACT RANDOM_MOVES SEED (the level and the games),
 # GAMES_CAP, BUDGET, PROBE_LIMIT, FIT_SECONDS, FIT_MAX_GAMES, FIT_ARGS, NVCC_FLAGS, PYTHON.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 cpu=${DEVICE_RUN_CPU:-0}
 seconds=200
@@ -104,13 +104,13 @@ step "$ref" play --games 64 --depth 2 --exact 12 --random 8 --seed 1 --out "$wor
 "$gen" eval --device "$device" <"$work/check.pos" >"$work/eval-gen.txt" 2>>"$log"
 differ=$(paste "$work/eval-cpu.txt" "$work/eval-gen.txt" | awk '$1 != $2' | wc -l)
 say "evaluations: $(wc -l <"$work/check.pos") positions, $differ differ"
-[ "$differ" = 0 ] && [ -s "$work/eval-gen.txt" ] || mismatch "$differ evaluations differ"
+if [ "$differ" != 0 ] || [ ! -s "$work/eval-gen.txt" ]; then mismatch "$differ evaluations differ"; fi
 "$ref" positions "$work/check.gam" --min-empties 10 --max-empties 14 --every 3 | sed 's/$/;/' >"$work/check.obf"
 "$ref" solve "$work/check.obf" 2>>"$log" | awk '{ print $3 }' >"$work/solve-cpu.txt"
 "$gen" solve "$work/check.obf" --device "$device" 2>>"$log" | awk '{ print $3 }' >"$work/solve-gen.txt"
 differ=$(paste "$work/solve-cpu.txt" "$work/solve-gen.txt" | awk '$1 != $2' | wc -l)
 say "exact solves: $(wc -l <"$work/check.obf") positions, $differ differ"
-[ "$differ" = 0 ] && [ -s "$work/solve-gen.txt" ] || mismatch "$differ solve values differ"
+if [ "$differ" != 0 ] || [ ! -s "$work/solve-gen.txt" ]; then mismatch "$differ solve values differ"; fi
 if "$PYTHON" -c 'import numpy' 2>/dev/null; then
     step "$PYTHON" gpu/fit.py --self-test || mismatch "fit.py's self-test failed"
 fi
@@ -135,7 +135,7 @@ fi
 # The first games of the run itself, on both: also how long one game takes on the device.
 # A level whose games do not end within PROBE_LIMIT seconds is too slow for this run: it
 # is lowered by two plies and two empties, once.
-for attempt in 1 2; do
+for _ in 1 2; do
     level=(--depth "$DEPTH" --exact "$EXACT" --random "$RANDOM_MOVES" --seed "$SEED")
     probe_start=$SECONDS
     step "$gen" play --games "$PROBE_GAMES" "${level[@]}" --device "$device" --hard-seconds "$PROBE_LIMIT" \
@@ -205,6 +205,6 @@ say "games.gam.gz: the first $sample of $games games, $size bytes"
 
 say "summary: $problems mismatches; $(grep -h '^played' "$log" | tail -1)"
 say "summary: $(grep -h '^overall' "$out/fit.txt" 2>/dev/null | tail -1)"
-say "done in $SECONDS s; files in $out: $(ls "$out" | tr '\n' ' ')"
+say "done in $SECONDS s; files in $out:" "$out"/*
 rm -rf "$work"
 [ "$problems" = 0 ]

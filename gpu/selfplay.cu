@@ -440,6 +440,7 @@ static int mode_perft(const Args& args) {
   std::vector<unsigned long long> counts(nodes.size());
   if (gpu) {
 #ifdef __CUDACC__
+    gpu_setup();
     Position* d_nodes = to_device(nodes.data(), nodes.size());
     uint8_t* d_passes = to_device(passes.data(), passes.size());
     unsigned long long* d_counts = nullptr;

@@ -202,7 +202,7 @@ class Backend:
             flats.append(flat.reshape(-1))
             grads.append(((err[:, None] + l2 * used) / count).reshape(-1))
         touched, inverse = self.unique(self.cat(flats))
-        grad = self.zeros()[: len(touched)]
+        grad = torch.zeros(len(touched), device=self.device) if self.torch else np.zeros(len(touched), np.float32)
         if self.torch:
             grad.index_add_(0, inverse.reshape(-1), self.cat(grads))
         else:

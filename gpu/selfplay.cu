@@ -568,33 +568,40 @@ static int mode_solve(const Args& args) {
   return 0;
 }
 
-// Opening lines from a file of move strings ("f5d6c3...", one a line), each checked legal.
+// Opening lines from a file as `iago openings` writes them: a move string a line ("f5d6c3",
+// spaces allowed; "-" or "start" for none), anything after a tab or '#' ignored, blank
+// lines skipped. Each line is checked legal.
 static void read_openings(const std::string& path, std::vector<uint8_t>& moves, std::vector<uint8_t>& lengths) {
   FILE* in = fopen(path.c_str(), "r");
   if (!in) fail("%s: cannot open", path.c_str());
-  char line[4096];
+  char buffer[4096];
   int number = 0;
-  while (fgets(line, sizeof line, in)) {
+  while (fgets(buffer, sizeof buffer, in)) {
     number++;
+    std::string line = buffer;
+    line = line.substr(0, line.find_first_of("\t#\r\n"));
+    const size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    line = line.substr(first, line.find_last_not_of(' ') + 1 - first);
     std::vector<uint8_t> line_moves;
     Game g = {START_PLAYER, START_OPPONENT, true};
-    for (const char* c = line; *c && *c != '\n' && *c != '\r';) {
-      if (*c == ' ' || *c == '\t') {
+    for (size_t c = 0; line != "-" && line != "start" && c < line.size();) {
+      if (line[c] == ' ') {
         c++;
         continue;
       }
-      const char file = (char)(c[0] | 0x20), rank = c[1];
+      const char file = (char)(line[c] | 0x20), rank = c + 1 < line.size() ? line[c + 1] : 0;
       if (file < 'a' || file > 'h' || rank < '1' || rank > '8')
-        fail("%s: line %d: %s is not a move list like f5d6c3", path.c_str(), number, line);
+        fail("%s: line %d: %s is not a move list like f5d6c3", path.c_str(), number, line.c_str());
       const int sq = (rank - '1') * 8 + (file - 'a');
       if (legal_moves(g.player, g.opponent) == 0) pass_move(g);
       if (!((legal_moves(g.player, g.opponent) >> sq) & 1) || line_moves.size() >= 59)
-        fail("%s: line %d: move %zu (%s) is illegal", path.c_str(), number, line_moves.size() + 1, square_name(sq).c_str());
+        fail("%s: line %d: move %zu (%s) is illegal", path.c_str(), number, line_moves.size() + 1,
+             square_name(sq).c_str());
       play_move(g, sq);
       line_moves.push_back((uint8_t)sq);
       c += 2;
     }
-    if (line_moves.empty()) continue;
     lengths.push_back((uint8_t)line_moves.size());
     line_moves.resize(60, 0);
     moves.insert(moves.end(), line_moves.begin(), line_moves.end());

@@ -595,7 +595,7 @@ fn requests_are_answered_in_order_and_set_depth_names_the_engine() {
     engine.send("nboard 2");
     assert_eq!(engine.line(), "set myname iago");
     engine.send("set depth 6");
-    assert_eq!(engine.line(), "set myname iago");
+    assert_eq!(engine.line(), "set myname iago6");
     engine.send("go");
     engine.send("go");
     engine.send("hint 1");
@@ -610,7 +610,7 @@ fn requests_are_answered_in_order_and_set_depth_names_the_engine() {
         let line = engine.line();
         if line.starts_with("===") || line == "status" {
             replies.push(line);
-        } else if line == "set myname iago" {
+        } else if line == "set myname iago2" {
             named += 1;
         }
     }
@@ -621,9 +621,27 @@ fn requests_are_answered_in_order_and_set_depth_names_the_engine() {
     assert_eq!(replies[2], "status", "{replies:?}");
     // The name for `set depth 2` may come before or after any of the three replies.
     let last = engine.until(|l| l.starts_with("==="));
-    named += last.iter().filter(|l| *l == "set myname iago").count();
+    named += last.iter().filter(|l| *l == "set myname iago2").count();
     assert_eq!(named, 1, "{:?}", engine.transcript);
     assert!(legal(&Position::start(), reply_move(last.last().unwrap())));
+    assert_eq!(engine.finish().1, Some(0));
+}
+
+/// The GUI shows the engine's name in its title: the name carries the level, as NTest's
+/// does (`Ntest16`), so that the player sees it.
+#[test]
+fn the_name_carries_the_level() {
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname iago");
+    for level in [16, 30, 1, 64] {
+        engine.send(&format!("set depth {level}"));
+        assert_eq!(engine.line(), format!("set myname iago{level}"));
+    }
+    assert_eq!(engine.finish().1, Some(0));
+    let mut engine = Engine::start(&["--book", "none", "--level", "12"]);
+    engine.send("nboard 2");
+    assert_eq!(engine.line(), "set myname iago12");
     assert_eq!(engine.finish().1, Some(0));
 }
 

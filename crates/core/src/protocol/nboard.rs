@@ -254,7 +254,7 @@ impl<G: EngineGame> NBoard<G> {
                 if version != 2 {
                     log::warn!("nboard version {version}: speaking version 2");
                 }
-                self.out.line("set myname iago");
+                self.out.line(&self.name_line());
             }
             Command::Ping(n) => {
                 self.cancel();
@@ -263,8 +263,9 @@ impl<G: EngineGame> NBoard<G> {
             Command::SetDepth(depth) => {
                 // NBoard's levels: the depth, and solves from where the level says.
                 self.engine.set_level(depth);
-                // As NTest and Edax do: some drivers wait for this line after `set depth`.
-                self.out.line("set myname iago");
+                // As NTest and Edax do: some drivers wait for this line after `set depth`,
+                // and the GUI shows the name (with the level) in its title.
+                self.out.line(&self.name_line());
             }
             Command::SetContempt(contempt) => {
                 log::info!("contempt {contempt}: accepted, draws are still scored 0");
@@ -348,6 +349,15 @@ impl<G: EngineGame> NBoard<G> {
             }
         }
         Flow::Continue
+    }
+
+    /// `set myname iago16` at level 16 (as NTest names itself `Ntest16`), `set myname
+    /// iago` without a level: the GUI shows the name, so the player sees the level.
+    fn name_line(&self) -> String {
+        match self.engine.settings().level {
+            Some(level) => format!("set myname iago{level}"),
+            None => "set myname iago".into(),
+        }
     }
 
     /// A move in NBoard's notation: upper case, `PA` for a pass.

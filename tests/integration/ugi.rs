@@ -46,6 +46,7 @@ fn header(seed: &str) -> Vec<String> {
         "id author the iago authors".into(),
         "option name Hash type spin default 64 min 1 max 4096".into(),
         "option name Threads type spin default 1 min 1 max 1024".into(),
+        "option name Level type spin default 0 min 0 max 60".into(),
         format!(
             "option name Eval type combo default {}{vars}",
             OTHELLO_EVALUATORS[0]
@@ -192,10 +193,6 @@ fn bad_input_gets_one_clear_error_and_changes_nothing() {
             "go: movestogo expects a whole number from 1, got \"0\"",
         ),
         (
-            "go wtime 1000",
-            "go: unknown parameter \"wtime\" (p1time p2time p1inc p2inc movestogo movetime depth nodes infinite)",
-        ),
-        (
             "query",
             "query: expected gameover, p1turn or result, got \"\"",
         ),
@@ -226,7 +223,11 @@ fn bad_input_gets_one_clear_error_and_changes_nothing() {
         ),
         (
             "setoption name OwnBook value true",
-            "setoption: unknown option \"OwnBook\" (Hash, Threads, Eval, Seed)",
+            "setoption: unknown option \"OwnBook\" (Hash, Threads, Level, Eval, Seed)",
+        ),
+        (
+            "setoption name Level value 61",
+            "setoption: level must be between 0 and 60",
         ),
     ];
     let mut exchange: Vec<(String, Vec<String>)> = vec![
@@ -438,4 +439,142 @@ fn an_infinite_search_keeps_reading_when_its_queue_is_full() {
     assert_eq!(replies[45], "response false");
     let (_, code) = engine.finish();
     assert_eq!(code, Some(0));
+}
+
+/// A `go` with parameters of other protocols (UCI's `wtime`, `mate`) still answers its
+/// `bestmove`, as a controller waits for it; each unknown parameter is a warning on
+/// stderr, and the known ones still hold.
+#[test]
+fn a_go_with_unknown_parameters_still_answers() {
+    let mut engine = Engine::start(&["--protocol", "ugi", "--book", "none"]);
+    engine.send("position startpos");
+    engine.send("go wtime 1000 btime 900 depth 2 mate");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    let depths: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .map(|l| l.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(depths, ["1", "2"], "{lines:?}");
+    let mv = lines.last().unwrap()["bestmove ".len()..].to_string();
+    assert!(
+        Position::start().try_play(mv.parse().unwrap()).is_some(),
+        "{lines:?}"
+    );
+    let (rest, code, log) = engine.finish_logged();
+    assert_eq!((rest, code), (vec![], Some(0)));
+    for parameter in ["\"wtime 1000\"", "\"btime 900\"", "\"mate\""] {
+        assert!(
+            log.contains(&format!("go: unknown parameter {parameter} ignored")),
+            "{log}"
+        );
+    }
+}
+
+/// FEN of a board seen from its mover (`black_to_move` or not).
+fn fen_of(board: &crate::common::ArrayBoard, black_to_move: bool) -> String {
+    use crate::common::Cell;
+    let rows: Vec<String> = board
+        .cells
+        .chunks(8)
+        .map(|row| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for cell in row {
+                let disc = match (cell, black_to_move) {
+                    (Cell::Empty, _) => None,
+                    (Cell::Mine, true) | (Cell::Theirs, false) => Some('x'),
+                    _ => Some('o'),
+                };
+                match disc {
+                    None => empty += 1,
+                    Some(disc) => {
+                        if empty > 0 {
+                            text += &empty.to_string();
+                            empty = 0;
+                        }
+                        text.push(disc);
+                    }
+                }
+            }
+            if empty > 0 {
+                text += &empty.to_string();
+            }
+            text
+        })
+        .collect();
+    format!(
+        "{} {}",
+        rows.join("/"),
+        if black_to_move { 'x' } else { 'o' }
+    )
+}
+
+/// The `Level` option sets protocol.md's levels, as `--level` does: the midgame depth,
+/// and the endgame solved from where the level says (level 4: exact from 8 empties,
+/// which depth 4 alone does not reach), as a separate solve finds it. 0 takes it back to
+/// the command line's depth.
+#[test]
+fn the_level_option_sets_depth_and_endgame() {
+    use rand::RngExt;
+    let mut engine = Engine::start(&["--protocol", "ugi", "--book", "none", "--depth", "4"]);
+    engine.send("setoption name Level value 3");
+    engine.send("position startpos");
+    engine.send("go");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.starts_with("info depth 3 "), "{lines:?}");
+    // Positions with 8 empties along random games.
+    let mut rng = crate::common::rng(48);
+    let mut checked = 0;
+    while checked < 6 {
+        let mut board = crate::common::ArrayBoard::from_position(&Position::start());
+        let mut black = true;
+        let empties = |b: &crate::common::ArrayBoard| {
+            b.cells
+                .iter()
+                .filter(|&&c| c == crate::common::Cell::Empty)
+                .count()
+        };
+        while empties(&board) > 8 && !board.is_game_over() {
+            let moves = board.legal_moves();
+            board = if moves.is_empty() {
+                board.swapped()
+            } else {
+                board.play(moves[rng.random_range(0..moves.len())])
+            };
+            black = !black;
+        }
+        if empties(&board) != 8 || board.legal_moves().is_empty() {
+            continue;
+        }
+        engine.send("setoption name Level value 4");
+        engine.send(&format!("position fen {}", fen_of(&board, black)));
+        engine.send("go");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let score: i32 = last.split(' ').nth(5).unwrap().parse().unwrap();
+        assert!(last.starts_with("info depth 8 "), "{lines:?}");
+        assert_eq!(score, 100 * board.solve(), "{lines:?}");
+        // Without the level, depth 4 stops short of the end of the game.
+        engine.send("setoption name Level value 0");
+        engine.send("go");
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        assert!(last.starts_with("info depth 4 "), "{lines:?}");
+        checked += 1;
+    }
+    assert_eq!(engine.finish().1, Some(0));
 }

@@ -44,6 +44,9 @@ pub struct Go {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
+    /// Parameters this engine does not know (`wtime 1000`), skipped: the search still
+    /// answers, as a controller waits for its `bestmove`.
+    pub ignored: Vec<String>,
 }
 
 /// The questions of `query`.
@@ -96,6 +99,27 @@ where
     })
 }
 
+/// The `Level` option: a level of protocol.md's table, or 0 for none.
+const LEVEL_OPTION: Range<usize> = Range {
+    name: "level",
+    default: Some(0),
+    min: 0,
+    max: options::LEVEL.max as usize,
+    unit: "",
+};
+
+/// The parameters of `go` that take a value.
+const GO_PARAMETERS: [&str; 8] = [
+    "p1time",
+    "p2time",
+    "p1inc",
+    "p2inc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+];
+
 fn parse_go(args: &str) -> Result<Go, Refusal> {
     let words = lexer::words(args);
     let mut go = Go::default();
@@ -103,6 +127,20 @@ fn parse_go(args: &str) -> Result<Go, Refusal> {
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
+        if key != "infinite" && !GO_PARAMETERS.contains(&key) {
+            // Skipped with its value, if the next word is none of ours: another
+            // engine's parameter (`wtime 1000`, `mate 3`) must not cost the `bestmove`.
+            let value = words
+                .get(i + 1)
+                .filter(|next| !GO_PARAMETERS.contains(next) && **next != "infinite");
+            let skipped = match value {
+                Some(value) => format!("{key} {value}"),
+                None => key.to_string(),
+            };
+            go.ignored.push(lexer::shorten(&skipped));
+            i += 1 + usize::from(value.is_some());
+            continue;
+        }
         if seen.contains(&key) {
             return Err(format!("go: {key} given twice"));
         }
@@ -111,22 +149,6 @@ fn parse_go(args: &str) -> Result<Go, Refusal> {
             go.infinite = true;
             i += 1;
             continue;
-        }
-        let known = [
-            "p1time",
-            "p2time",
-            "p1inc",
-            "p2inc",
-            "movestogo",
-            "movetime",
-            "depth",
-            "nodes",
-        ];
-        if !known.contains(&key) {
-            return Err(format!(
-                "go: unknown parameter {:?} (p1time p2time p1inc p2inc movestogo movetime depth nodes infinite)",
-                lexer::shorten(key)
-            ));
         }
         let Some(&value) = words.get(i + 1) else {
             return Err(format!("go: {key} needs a value"));
@@ -263,6 +285,8 @@ pub struct Ugi<G: EngineGame> {
     pending: VecDeque<Result<String, InputError>>,
     /// End of input seen: searches are cut short.
     quitting: bool,
+    /// The command line's `--depth` (without `--level`), restored by `Level` 0.
+    plain_depth: Option<u32>,
 }
 
 impl<G: EngineGame> Ugi<G> {
@@ -271,7 +295,9 @@ impl<G: EngineGame> Ugi<G> {
         wake: Arc<dyn Fn() + Send + Sync>,
         out: Output,
     ) -> Result<Ugi<G>, String> {
+        let plain_depth = settings.depth.filter(|_| settings.level.is_none());
         Ok(Ugi {
+            plain_depth,
             engine: Engine::new(settings, wake)?,
             out,
             search: None,
@@ -316,6 +342,12 @@ impl<G: EngineGame> Ugi<G> {
                 options::THREADS.min,
                 options::THREADS.max
             ),
+            format!(
+                "option name Level type spin default {} min {} max {}",
+                settings.level.unwrap_or(0),
+                options::LEVEL.min - 1,
+                options::LEVEL.max
+            ),
             format!("option name Eval type combo default {eval}{vars}"),
             format!(
                 "option name Seed type string default {}",
@@ -348,6 +380,14 @@ impl<G: EngineGame> Ugi<G> {
                 self.engine.set_threads(threads);
                 Ok(())
             }
+            "level" => {
+                // 0: no level, the command line's `--depth` (if any) as at the start.
+                match number(&LEVEL_OPTION)? {
+                    0 => self.engine.set_depth(self.plain_depth),
+                    level => self.engine.set_level(level as u32),
+                }
+                Ok(())
+            }
             "eval" => self
                 .engine
                 .set_evaluator(value)
@@ -367,7 +407,7 @@ impl<G: EngineGame> Ugi<G> {
                 Ok(())
             }
             _ => Err(format!(
-                "setoption: unknown option {:?} (Hash, Threads, Eval, Seed)",
+                "setoption: unknown option {:?} (Hash, Threads, Level, Eval, Seed)",
                 lexer::shorten(name)
             )),
         }
@@ -514,6 +554,9 @@ impl<G: EngineGame> Ugi<G> {
     }
 
     fn go(&mut self, go: &Go) {
+        for ignored in &go.ignored {
+            log::warn!("go: unknown parameter {ignored:?} ignored");
+        }
         if self.engine.position().is_game_over() {
             self.out.line("info string the game is over");
             self.out.line(&format!("bestmove {NULL_MOVE}"));
@@ -802,6 +845,15 @@ mod tests {
             }))
         );
         assert_eq!(
+            parse("go wtime 1000 depth 3 mate infinite"),
+            Ok(Command::Go(Go {
+                depth: Some(3),
+                infinite: true,
+                ignored: vec!["wtime 1000".into(), "mate".into()],
+                ..Go::default()
+            }))
+        );
+        assert_eq!(
             parse("setoption name Hash value 16"),
             Ok(Command::SetOption {
                 name: "Hash".into(),
@@ -814,7 +866,6 @@ mod tests {
             "go p1time -5",
             "go p1time",
             "go depth 3 depth 4",
-            "go wtime 5",
             "position",
             "position fen",
             "position fen moves d3",

@@ -108,7 +108,15 @@ fn replays_the_recorded_gui_session() {
                 assert_eq!(points, moves_in_game + 1, "{lines:?}");
             }
             Some("learn") => {
-                engine.until(|l| l == "learned");
+                // Without a book (`--book none`), learning fails, and says so.
+                let lines = engine.until(|l| l == "learned" || l.starts_with("status "));
+                assert!(
+                    lines
+                        .last()
+                        .unwrap()
+                        .starts_with("status learning failed: no book"),
+                    "{lines:?}"
+                );
             }
             _ => {}
         }
@@ -585,6 +593,38 @@ fn learn_answers_before_a_ping_and_leaves_nothing_beside_the_book() {
     left.sort();
     assert_eq!(left, vec!["book.bin"]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Learning that fails (the book's folder is missing, or there is no book) is answered as
+/// a failure with its cause, in the status line the GUI shows, never as `learned`; the
+/// engine goes on.
+#[test]
+fn failed_learning_is_answered_as_a_failure() {
+    let missing = std::env::temp_dir().join(format!("iago-no-such-folder-{}", std::process::id()));
+    let book = missing.join("book.bin");
+    let game = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)";
+    for args in [
+        vec!["--book", book.to_str().unwrap(), "--depth", "2"],
+        vec!["--book", "none", "--depth", "2"],
+    ] {
+        let mut engine = Engine::start(&args);
+        engine.send("nboard 2");
+        engine.line();
+        engine.send(&format!("set game {game}"));
+        engine.send("learn");
+        engine.send("ping 1");
+        let lines = engine.until(|l| l == "pong 1");
+        assert_eq!(lines.len(), 2, "{args:?}: {lines:?}");
+        assert!(
+            lines[0].starts_with("status learning failed: "),
+            "{args:?}: {lines:?}"
+        );
+        engine.send("go");
+        let mv = reply_move(engine.until(|l| l.starts_with("===")).last().unwrap());
+        assert!(legal(&parse_ggf(game).unwrap().final_position(), mv));
+        assert_eq!(engine.finish().1, Some(0));
+    }
+    assert!(!missing.exists());
 }
 
 /// Requests that come while one runs are answered in turn; `set depth` is answered with

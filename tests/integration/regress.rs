@@ -43,7 +43,9 @@ fn run_nboard(args: &[&str], lines: &[&str]) -> String {
             }
             "go" => Some(Box::new(|l| l.starts_with("==="))),
             "hint" | "analyze" => Some(Box::new(|l| l == "status")),
-            "learn" => Some(Box::new(|l| l == "learned")),
+            "learn" => Some(Box::new(|l| {
+                l == "learned" || l.starts_with("status learning failed")
+            })),
             "solve" | "perft" | "eval" | "position" => {
                 let word = word.to_string();
                 Some(Box::new(move |l| l.starts_with(&word)))

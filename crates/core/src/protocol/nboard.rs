@@ -484,12 +484,16 @@ impl<G: EngineGame> NBoard<G> {
                 self.out.line("status");
             }
             (Request::Analyze, Outcome::Analyzed) => self.out.line("status"),
-            (Request::Learn, Outcome::Learned(result)) => {
-                match result {
-                    Ok(text) => log::info!("learned: {text}"),
-                    Err(error) => log::warn!("learn: {error}"),
-                }
+            (Request::Learn, Outcome::Learned(Ok(text))) => {
+                log::info!("learned: {text}");
                 self.out.line("learned");
+            }
+            (Request::Learn, Outcome::Learned(Err(error))) => {
+                log::warn!("learn: {error}");
+                // `learned` would claim success (and clear the GUI's status bar): the
+                // status bar shows the failure instead.
+                let cause = error.replace(['\r', '\n'], " ");
+                self.out.line(&format!("status learning failed: {cause}"));
             }
             (Request::Perft(depth), Outcome::Perft { leaves, elapsed }) => match leaves {
                 Some(leaves) => self.out.line(&format!(

@@ -445,3 +445,21 @@ fn gogui_passes_and_the_final_result() {
         ],
     );
 }
+
+/// `showboard` of a finished game says the game is over, not whose move it is; one that
+/// goes on says who is to move.
+#[test]
+fn showboard_says_when_the_game_is_over() {
+    let finished = format!("{}{} O", "X".repeat(40), "O".repeat(24));
+    let input = format!("set_position {finished}\nshowboard\nset_position f5\nshowboard\nquit\n");
+    let (output, code) = run_all(RANDOM, input.as_bytes());
+    assert_eq!(code, Some(0));
+    let boards: Vec<&str> = output
+        .split("\n\n")
+        .filter(|r| r.contains("a b c"))
+        .collect();
+    assert_eq!(boards.len(), 2, "{output}");
+    assert!(boards[0].contains("  game over"), "{output}");
+    assert!(!boards[0].contains("to move"), "{output}");
+    assert!(boards[1].contains("  white to move"), "{output}");
+}

@@ -69,6 +69,7 @@ impl EngineGame for Position {
             }
             text.push_str(&format!(" {}", row + 1));
             match row {
+                0 if self.is_game_over() => text.push_str("  game over"),
                 0 => text.push_str(&format!("  {} to move", self.side)),
                 1 => text.push_str(&format!("  black X: {}", black.count_ones())),
                 2 => text.push_str(&format!("  white O: {}", white.count_ones())),

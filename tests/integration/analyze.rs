@@ -266,7 +266,8 @@ fn the_table_and_the_svg() {
     let first: Vec<&str> = lines[2].split_whitespace().collect();
     assert_eq!(&first[..4], ["1", "black", "60", "f5"]);
     assert_eq!(first.last(), Some(&"d6"));
-    assert!(lines[61].starts_with(" 60 white   1     h1    -4     h1    -4    0  exact"));
+    // The game has two passes, counted as moves as NBoard counts them.
+    assert!(lines[61].starts_with(" 62 white   1     h1    -4     h1    -4    0  exact"));
     assert!(lines[62].starts_with("Black: 31 moves, "), "{}", lines[62]);
     assert!(lines[62].ends_with("; exact from move 49"), "{}", lines[62]);
     assert!(lines[63].starts_with("White: 29 moves, "), "{}", lines[63]);
@@ -405,4 +406,46 @@ fn perft_reads_the_same_forms() {
         stderr(&output),
         "iago: perft: move 2 (a1): illegal for white\n"
     );
+}
+
+/// Transcripts of random games (seeded), each with the move numbers NBoard gives its
+/// placed moves (a pass counts as a move), for games that pass before their end.
+fn random_games_with_passes(count: usize) -> Vec<(String, Vec<usize>)> {
+    use rand::RngExt;
+    let mut rng = crate::common::rng(48);
+    let mut games = Vec::new();
+    while games.len() < count {
+        let mut board = ArrayBoard::from_position(&Position::start());
+        let (mut transcript, mut numbers, mut ply) = (String::new(), Vec::new(), 0);
+        let mut passed_before_end = false;
+        while !board.is_game_over() {
+            let moves = board.legal_moves();
+            ply += 1;
+            if moves.is_empty() {
+                board = board.swapped();
+                passed_before_end = true;
+                continue;
+            }
+            let square = moves[rng.random_range(0..moves.len())];
+            transcript += &Move::from_coords((square % 8) as u8, (square / 8) as u8).to_string();
+            numbers.push(ply);
+            board = board.play(square);
+        }
+        if passed_before_end {
+            games.push((transcript, numbers));
+        }
+    }
+    games
+}
+
+/// Moves are numbered as NBoard numbers them: a pass counts as a move.
+#[test]
+fn move_numbers_count_passes_as_nboard_does() {
+    for (game, numbers) in random_games_with_passes(2) {
+        let output = iago(&["analyze", &game, "--json", "--depth", "1", "--solve", "6"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let rows = rows(&stdout(&output));
+        let got: Vec<usize> = rows.iter().map(|row| row.number).collect();
+        assert_eq!(got, numbers, "{game}");
+    }
 }

@@ -21,7 +21,8 @@ use iago_core::search::{Confidence, Limits, Searcher};
 const HELP: &str = "usage: iago analyze GAME [OPTIONS]
        iago analyze --wthor FILE.wtb --game N [OPTIONS]
 
-Searches every position of a game and prints, for each move: its number, the player,
+Searches every position of a game and prints, for each move: its number (a pass
+counts as a move, as NBoard numbers them; a pass has no row), the player,
 the move played and its score, the best move and its score (scores in discs, from the
 mover's view), the discs the move lost (best minus played, 0 for the best move) and
 whether the scores are exact (`exact`) or searched to a depth (`d14`). Then a summary
@@ -235,11 +236,12 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         ..Limits::default()
     };
     let mut rows = Vec::new();
-    for (pos, played) in game.positions() {
+    for (index, (pos, played)) in game.positions().into_iter().enumerate() {
         if played.is_pass() {
             continue;
         }
-        let number = rows.len() + 1;
+        // A pass counts as a move, as NBoard numbers them.
+        let number = index + 1;
         log::info!("analyze: move {number} ({played})");
         let report = searcher.search(&pos, &limits(&pos, options.depth), &stop, &mut |_| {});
         let best = report.best_move.unwrap_or(played);
@@ -453,7 +455,7 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
     const RIGHT: f64 = 20.0;
     const TOP: f64 = 50.0;
     const BOTTOM: f64 = 50.0;
-    let n = rows.len().max(1);
+    let n = rows.last().map_or(1, |row| row.number);
     let mut points: Vec<(usize, i32)> = Vec::with_capacity(rows.len() + 1);
     if let Some(first) = rows.first() {
         points.push((0, first.for_black(first.best_score)));

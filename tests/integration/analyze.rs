@@ -449,3 +449,48 @@ fn move_numbers_count_passes_as_nboard_does() {
         assert_eq!(got, numbers, "{game}");
     }
 }
+
+/// A WTHOR game shows its players' names, from the database's `WTHOR.JOU` beside it.
+#[test]
+fn wthor_player_names_come_from_the_players_file_beside_it() {
+    let dir = temp_dir("names");
+    let game = WthorGame {
+        moves: parse_game("f5d6c3d3c4").unwrap().moves,
+        black_discs: 32,
+        theoretical_black: 32,
+        year: 2026,
+    };
+    let mut bytes = encode_wthor(&[game], 2026).unwrap();
+    // Black is player 2, White player 1.
+    bytes[16 + 2] = 2;
+    bytes[16 + 4] = 1;
+    let wthor = dir.join("WTH_2026.wtb");
+    std::fs::write(&wthor, &bytes).unwrap();
+    let mut players = vec![0u8; 16];
+    players[8] = 3;
+    for name in [&b"???"[..], b"Tastet Marc", b"M\xfcller Eric"] {
+        let mut record = name.to_vec();
+        record.resize(20, 0);
+        players.extend(record);
+    }
+    std::fs::write(dir.join("WTHOR.JOU"), &players).unwrap();
+    let output = iago(&["analyze", wthor.to_str().unwrap(), "--depth", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("Black: M\u{fc}ller Eric   White: Tastet Marc   start: "),
+        "{text}"
+    );
+    let json = stdout(&iago(&[
+        "analyze",
+        wthor.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--json",
+    ]));
+    assert!(
+        json.contains("\"black\": \"M\u{fc}ller Eric\", \"white\": \"Tastet Marc\""),
+        "{json}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

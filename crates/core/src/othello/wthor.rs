@@ -157,8 +157,8 @@ pub fn read_wthor_game(path: impl AsRef<Path>, number: usize) -> Result<WthorGam
     wthor_game(&bytes, number).map_err(|e| e.context(path.display()))
 }
 
-/// Game `number` (from 1) of a WTHOR file's bytes.
-pub fn wthor_game(bytes: &[u8], number: usize) -> Result<WthorGame, FormatError> {
+/// The record of game `number` (from 1) of a WTHOR file's bytes, and the year.
+fn record(bytes: &[u8], number: usize) -> Result<(&[u8], u16), FormatError> {
     let (games, year) = header(bytes)?;
     let held = games.min((bytes.len() - HEADER_LEN) / RECORD_LEN);
     if number == 0 || number > held {
@@ -166,7 +166,15 @@ pub fn wthor_game(bytes: &[u8], number: usize) -> Result<WthorGame, FormatError>
             "WTHOR: no game {number}, the file holds games 1 to {held}"
         )));
     }
-    let record = &bytes[HEADER_LEN + (number - 1) * RECORD_LEN..][..RECORD_LEN];
+    Ok((
+        &bytes[HEADER_LEN + (number - 1) * RECORD_LEN..][..RECORD_LEN],
+        year,
+    ))
+}
+
+/// Game `number` (from 1) of a WTHOR file's bytes.
+pub fn wthor_game(bytes: &[u8], number: usize) -> Result<WthorGame, FormatError> {
+    let (record, year) = record(bytes, number)?;
     let moves =
         replay(&record[MOVES_OFFSET..]).map_err(|e| e.context(format!("WTHOR: game {number}")))?;
     Ok(WthorGame {
@@ -175,6 +183,71 @@ pub fn wthor_game(bytes: &[u8], number: usize) -> Result<WthorGame, FormatError>
         theoretical_black: record[7],
         year,
     })
+}
+
+/// The black and white player ids of game `number` (from 1) of a WTHOR file's bytes.
+pub fn wthor_player_ids(bytes: &[u8], number: usize) -> Result<(u16, u16), FormatError> {
+    let (record, _) = record(bytes, number)?;
+    let id = |at: usize| u16::from_le_bytes([record[at], record[at + 1]]);
+    Ok((id(2), id(4)))
+}
+
+/// Length of a player's record in `WTHOR.JOU`: the name in ISO-8859-1, padded with NULs.
+const PLAYER_LEN: usize = 20;
+
+/// The player names of a `WTHOR.JOU` file's bytes, by id: a 16-byte header as the game
+/// files' (its u16 at offset 8 the number of players), then 20 bytes a name.
+pub fn parse_wthor_players(bytes: &[u8]) -> Result<Vec<String>, FormatError> {
+    let header = bytes
+        .get(..HEADER_LEN)
+        .ok_or_else(|| FormatError::new("WTHOR.JOU: file shorter than its 16-byte header"))?;
+    let count = usize::from(u16::from_le_bytes([header[8], header[9]]));
+    let names = &bytes[HEADER_LEN..];
+    if names.len() / PLAYER_LEN < count {
+        return Err(FormatError::new(format!(
+            "WTHOR.JOU: the header announces {count} players, the file holds {}",
+            names.len() / PLAYER_LEN
+        )));
+    }
+    Ok(names
+        .chunks_exact(PLAYER_LEN)
+        .take(count)
+        .map(|name| {
+            let end = name.iter().position(|&b| b == 0).unwrap_or(PLAYER_LEN);
+            // ISO-8859-1: each byte is the code point of the same number.
+            name[..end]
+                .iter()
+                .map(|&b| char::from(b))
+                .collect::<String>()
+        })
+        .map(|name| name.trim().to_string())
+        .collect())
+}
+
+/// The black and white players' names of game `number` of the WTHOR file at `path`,
+/// from the `WTHOR.JOU` beside it (any case); `None` where there is none, or it does not
+/// hold the game's ids.
+pub fn read_wthor_players(path: impl AsRef<Path>, number: usize) -> Option<(String, String)> {
+    let path = path.as_ref();
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty());
+    let entries = std::fs::read_dir(dir.unwrap_or(Path::new("."))).ok()?;
+    let jou = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .find(|file| {
+            file.file_name()
+                .is_some_and(|name| name.eq_ignore_ascii_case("WTHOR.JOU"))
+        })?;
+    let players = std::fs::read(&jou)
+        .map_err(|e| log::warn!("{}: {e}", jou.display()))
+        .ok()?;
+    let players = parse_wthor_players(&players)
+        .map_err(|e| log::warn!("{}: {e}", jou.display()))
+        .ok()?;
+    let game = std::fs::read(path).ok()?;
+    let (black, white) = wthor_player_ids(&game, number).ok()?;
+    let name = |id: u16| players.get(usize::from(id)).cloned();
+    Some((name(black)?, name(white)?))
 }
 
 /// Reads every `*.wtb` file of a directory, in name order (so by year).
@@ -229,6 +302,7 @@ mod tests {
             let message = wthor_game(bad, 2).unwrap_err().to_string();
             assert!(message.contains(error), "{message}");
         }
+        assert_eq!(wthor_player_ids(&bytes, 1).unwrap(), (0, 0));
         let mut illegal = bytes.clone();
         illegal[HEADER_LEN + MOVES_OFFSET] = 11;
         let message = wthor_game(&illegal, 1).unwrap_err().to_string();
@@ -236,5 +310,24 @@ mod tests {
             message.contains("game 1: move 1 (a1) is illegal"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn player_names_by_id() {
+        let mut bytes = vec![0u8; HEADER_LEN];
+        bytes[8] = 3;
+        for name in [&b"???"[..], b"Tastet Marc", b"M\xfcller \xc9ric"] {
+            let mut record = name.to_vec();
+            record.resize(PLAYER_LEN, 0);
+            bytes.extend(record);
+        }
+        assert_eq!(
+            parse_wthor_players(&bytes).unwrap(),
+            ["???", "Tastet Marc", "M\u{fc}ller \u{c9}ric"]
+        );
+        let message = parse_wthor_players(&bytes[..HEADER_LEN + 30])
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains("announces 3 players"), "{message}");
     }
 }

@@ -14,7 +14,7 @@ use iago_core::game::{Color, Game, Score};
 use iago_core::options::Range;
 use iago_core::othello::game_input::{GameInput, parse_game};
 use iago_core::othello::notation::format_position;
-use iago_core::othello::wthor::read_wthor_game;
+use iago_core::othello::wthor::{read_wthor_game, read_wthor_players};
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Confidence, Limits, Searcher};
 
@@ -35,7 +35,8 @@ squares and the side to move, `X O -`, or the GGS board string `[8 <64> <side>]`
 followed by the moves from there. A file ending in `.wtb` is a WTHOR database.
 
 Options:
-  --wthor FILE     a WTHOR database (`.wtb`); --game N picks its game (from 1)
+  --wthor FILE     a WTHOR database (`.wtb`); --game N picks its game (from 1); the
+                   players' names come from the WTHOR.JOU beside it
   --game N         the game of a WTHOR file (default 1)
   --depth N        midgame search depth (default 14)
   --solve N        solve exactly from N empty squares on (default 20)
@@ -159,8 +160,13 @@ fn looks_like_a_path(text: &str) -> bool {
 fn read_game(options: &Options) -> Result<GameInput, String> {
     if let Some(path) = &options.wthor {
         let game = read_wthor_game(path, options.game_number).map_err(|e| e.to_string())?;
-        return GameInput::from_moves(Position::start(), &game.moves)
-            .map_err(|e| format!("{path}: game {}: {e}", options.game_number));
+        let mut input = GameInput::from_moves(Position::start(), &game.moves)
+            .map_err(|e| format!("{path}: game {}: {e}", options.game_number))?;
+        // The names are in the database's players file beside the games.
+        if let Some((black, white)) = read_wthor_players(path, options.game_number) {
+            (input.black, input.white) = (Some(black), Some(white));
+        }
+        return Ok(input);
     }
     let game = options.game.as_deref().unwrap_or_default();
     if game == "-" {

@@ -494,3 +494,61 @@ fn wthor_player_names_come_from_the_players_file_beside_it() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The boxes (left, top, right, bottom) of the mistakes' labels of an SVG curve (the
+/// `font-size="11"` texts, centred at x, about 0.6 of the font size a character).
+fn label_boxes(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
+    svg.lines()
+        .filter(|line| line.starts_with("<text") && line.contains("font-size=\"11\""))
+        .map(|line| {
+            let number = |key: &str| -> f64 {
+                let start = line.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+                line[start..].split('"').next().unwrap().parse().unwrap()
+            };
+            let text = line.split('>').nth(1).unwrap().split('<').next().unwrap();
+            let half = text.chars().count() as f64 * 6.6 / 2.0;
+            let (x, y) = (number("x"), number("y"));
+            (x - half, y - 11.0, x + half, y + 2.0, text.to_string())
+        })
+        .collect()
+}
+
+/// The score curve of lopsided games: the grid has its zero line and label whatever the
+/// scale, and no two mistake labels overlap.
+#[test]
+fn the_curve_has_its_zero_line_and_labels_apart() {
+    let dir = temp_dir("curves");
+    for (index, (game, _)) in random_games_with_passes(6).into_iter().enumerate() {
+        let svg = dir.join(format!("curve-{index}.svg"));
+        let output = iago(&[
+            "analyze",
+            &game,
+            "--depth",
+            "1",
+            "--solve",
+            "6",
+            "--svg",
+            svg.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let picture = std::fs::read_to_string(&svg).unwrap();
+        let axis: Vec<i32> = picture
+            .lines()
+            .filter(|line| line.contains("text-anchor=\"end\""))
+            .map(|line| {
+                let text = line.split('>').nth(1).unwrap().split('<').next().unwrap();
+                text.trim_start_matches('+').parse().unwrap()
+            })
+            .collect();
+        assert!(axis.contains(&0), "{game}: axis labels {axis:?}");
+        let boxes = label_boxes(&picture);
+        assert!(boxes.len() >= 5, "{game}: {boxes:?}");
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+                assert!(apart, "{game}: labels {} and {} overlap", a.4, b.4);
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -451,6 +451,52 @@ fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
     )
 }
 
+/// Font size of the mistakes' labels, and the space a label takes: about 0.6 of the font
+/// size a character, the font size high.
+const LABEL_FONT: f64 = 11.0;
+const LABEL_CHAR_WIDTH: f64 = 0.6 * LABEL_FONT;
+
+/// The mistakes' labels placed so far, as boxes (left, top, right, bottom), so that a
+/// new one goes where it covers none.
+#[derive(Default)]
+struct Labels {
+    boxes: Vec<(f64, f64, f64, f64)>,
+}
+
+impl Labels {
+    /// The baseline of `text` centred at `x`, next to a dot of `radius` at (`x`, `y`):
+    /// below it when `below`, else above, further out (then on the other side) where
+    /// that space is taken.
+    fn place(&mut self, x: f64, y: f64, radius: f64, text: &str, below: bool) -> f64 {
+        let half = text.chars().count() as f64 * LABEL_CHAR_WIDTH / 2.0;
+        let frame = |baseline: f64| (x - half, baseline - LABEL_FONT, x + half, baseline + 2.0);
+        let free = |frame: (f64, f64, f64, f64), boxes: &[(f64, f64, f64, f64)]| {
+            boxes
+                .iter()
+                .all(|b| frame.2 <= b.0 || b.2 <= frame.0 || frame.3 <= b.1 || b.3 <= frame.1)
+        };
+        let below_at = |step: f64| y + radius + LABEL_FONT + 2.0 + step * (LABEL_FONT + 2.0);
+        let above_at = |step: f64| y - radius - 5.0 - step * (LABEL_FONT + 2.0);
+        let tries = (0..12).flat_map(|step| {
+            let step = f64::from(step);
+            if below {
+                [below_at(step), above_at(step)]
+            } else {
+                [above_at(step), below_at(step)]
+            }
+        });
+        let mut chosen = if below { below_at(0.0) } else { above_at(0.0) };
+        for baseline in tries {
+            if free(frame(baseline), &self.boxes) {
+                chosen = baseline;
+                break;
+            }
+        }
+        self.boxes.push(frame(chosen));
+        chosen
+    }
+}
+
 /// The score curve as an SVG picture: for Black, the value of the position after each
 /// move (before the first, the start), mistakes as red dots sized by the discs lost,
 /// the exactly solved part shaded.
@@ -470,9 +516,11 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
         points.push((row.number, row.for_black(row.played_score)));
     }
     let peak = points.iter().map(|&(_, s)| s.abs()).max().unwrap_or(0);
-    // The vertical range: a multiple of 8 discs, at least 16, with room for the labels.
+    // The vertical range: a multiple of 8 discs, at least 16, with room for the labels,
+    // and of the grid's step, so that the grid has a line at 0.
     let range = ((peak + 4 + 7) / 8 * 8).clamp(16, 64);
     let step = if range > 32 { 16 } else { 8 };
+    let range = (range + step - 1) / step * step;
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
     let x = |i: usize| LEFT + plot_w * i as f64 / n as f64;
@@ -590,6 +638,7 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
         path.join(" ")
     );
     // The mistakes: a dot for each, a label for those of two discs or more.
+    let mut labels = Labels::default();
     for row in rows.iter().filter(|row| row.lost() > 0) {
         let lost = row.lost();
         let (cx, cy) = (x(row.number), y(row.for_black(row.played_score)));
@@ -608,18 +657,12 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
             row.best
         );
         if lost >= 2 {
+            let text = format!("{}.{} -{lost}", row.number, row.played);
             // Below the curve when it fell there (a Black mistake), above it otherwise.
-            let dy = if row.color == Color::Black {
-                radius + 13.0
-            } else {
-                -radius - 5.0
-            };
+            let baseline = labels.place(cx, cy, radius, &text, row.color == Color::Black);
             let _ = writeln!(
                 out,
-                "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"11\">{}.{} -{lost}</text>",
-                cy + dy,
-                row.number,
-                row.played
+                "<text x=\"{cx:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\" font-size=\"{LABEL_FONT}\">{text}</text>"
             );
         }
     }

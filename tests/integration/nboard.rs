@@ -196,7 +196,8 @@ fn passes_game_over_and_white_to_move() {
             .unwrap()
             .final_position();
     let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
-    assert_eq!(hints.len(), pos.legal_moves().as_ref().len());
+    let moves: std::collections::HashSet<Move> = hints.iter().map(|l| hint_move(l)).collect();
+    assert_eq!(moves.len(), pos.legal_moves().as_ref().len());
     for hint in hints {
         assert!(legal(&pos, hint_move(hint)), "{hint}");
     }
@@ -685,9 +686,10 @@ fn the_name_carries_the_level() {
     assert_eq!(engine.finish().1, Some(0));
 }
 
-/// A hint sends its lines as the search deepens, not only at the end.
+/// A hint sends its lines as the search deepens (each new best move of an iteration as
+/// it is found), not only at the end.
 #[test]
-fn hint_lines_come_as_each_iteration_completes() {
+fn hint_lines_come_as_the_search_deepens() {
     let mut engine = Engine::start(&["--book", "none"]);
     engine.send("nboard 2");
     engine.send("set depth 8");
@@ -701,7 +703,8 @@ fn hint_lines_come_as_each_iteration_completes() {
         .map(|l| l.split_whitespace().nth(4).unwrap().parse().unwrap())
         .collect();
     assert!(depths.len() >= 4, "{lines:?}");
-    assert!(depths.windows(2).all(|w| w[0] < w[1]), "{lines:?}");
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
+    assert!((1..=8).all(|depth| depths.contains(&depth)), "{lines:?}");
     assert_eq!(*depths.last().unwrap(), 8, "{lines:?}");
     engine.send("hint 4");
     let lines = engine.until(|l| l == "status");
@@ -763,4 +766,55 @@ fn set_depth_is_a_level_that_solves_the_endgame_early() {
             assert_eq!(value.signum(), exact.signum(), "{last} / {solve:?}");
         }
     }
+}
+
+/// A long hint is alive (level 30 at 38 empties, whose exact solve takes days): a
+/// `nodestats` line at least every 2^22 nodes (counted in nodes, so that it is the same
+/// every run), and the best moves' lines as the search finds them, long before it ends.
+#[test]
+fn a_long_hint_shows_its_progress_and_lines_as_they_come() {
+    let moves = "F5 D6 C3 D3 C4 F4 C5 B3 C2 E3 D2 C6 B4 A4 B5 E6 F6 E1 D1 E2 F1 C1";
+    let record: String = moves
+        .split(' ')
+        .enumerate()
+        .map(|(i, mv)| format!("{}[{mv}]", if i % 2 == 0 { 'B' } else { 'W' }))
+        .collect();
+    let game = format!(
+        "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]{record};)"
+    );
+    let pos = parse_ggf(&game).unwrap().final_position();
+    assert_eq!(pos.empty_count(), 38);
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 30");
+    engine.send(&format!("set game {game}"));
+    engine.send("ping 1");
+    engine.until(|l| l == "pong 1");
+    engine.send("hint 4");
+    const EVERY: u64 = 1 << 22;
+    let (mut last_nodes, mut seen) = (0u64, Vec::new());
+    while last_nodes < 8 * EVERY {
+        let line = engine.line();
+        if let Some(stats) = line.strip_prefix("nodestats ") {
+            let nodes: u64 = stats.split(' ').next().unwrap().parse().unwrap();
+            assert!(
+                nodes > last_nodes && nodes - last_nodes <= EVERY,
+                "{line} after {last_nodes}"
+            );
+            last_nodes = nodes;
+        } else {
+            assert!(line.starts_with("search "), "{line}");
+            assert!(legal(&pos, hint_move(&line)), "{line}");
+        }
+        seen.push(line);
+    }
+    engine.send("ping 2");
+    assert_eq!(engine.until(|l| l == "pong 2").last().unwrap(), "pong 2");
+    let moves: std::collections::HashSet<Move> = seen
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(|l| hint_move(l))
+        .collect();
+    assert!(moves.len() >= 4, "{seen:?}");
+    assert_eq!(engine.finish().1, Some(0));
 }

@@ -379,3 +379,97 @@ fn the_bench_signature_is_the_announced_one() {
         "the bench signature changed: if the search was meant to change, say `Bench: {nodes}` in the commit and update SIGNATURE"
     );
 }
+
+/// Collects what a focused search tells its observer.
+#[derive(Default)]
+struct Seen {
+    lines: std::cell::RefCell<Vec<SearchReport<Move>>>,
+    iterations: std::cell::RefCell<Vec<u32>>,
+}
+
+impl iago::search::Observer<Move> for Seen {
+    fn iteration(&self, report: &SearchReport<Move>) {
+        self.iterations.borrow_mut().push(report.depth);
+    }
+
+    fn line(&self, report: &SearchReport<Move>) {
+        self.lines.borrow_mut().push(report.clone());
+    }
+}
+
+/// Positions with `empties` empties along seeded random games, with their mover to move.
+fn endgame_positions(seed: u64, count: usize, empties: u32) -> Vec<Position> {
+    use rand::RngExt;
+    let mut rng = crate::common::rng(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut pos = Position::start();
+        while pos.empty_count() > empties && !pos.is_game_over() {
+            let moves = pos.legal_moves();
+            let moves = moves.as_ref();
+            pos = pos.play(moves[rng.random_range(0..moves.len())]);
+        }
+        if pos.empty_count() == empties && pos.legal_moves().as_ref().len() >= 4 {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+/// A search for the best three lines scores each of them exactly, as a separate solve
+/// (plain alpha-beta over an array board) finds them, and tells them as it finds them,
+/// also inside an iteration; one restricted to some root moves searches those alone.
+#[test]
+fn several_lines_are_each_their_moves_value() {
+    use iago::search::Focus;
+    let stop = AtomicBool::new(false);
+    for pos in endgame_positions(46, 8, 10) {
+        let board = crate::common::ArrayBoard::from_position(&pos);
+        let exact = |mv: Move| -board.play(mv.square().unwrap().into()).solve() * 100;
+        let seen = Seen::default();
+        let focus = Focus {
+            lines: 3,
+            ..Focus::default()
+        };
+        let report = searcher().search_focused(&pos, &Limits::default(), &stop, &focus, &seen);
+        assert_eq!(report.confidence, Confidence::Exact);
+        let lines = seen.lines.borrow();
+        let exact_lines: Vec<&SearchReport<Move>> = lines
+            .iter()
+            .filter(|line| line.confidence == Confidence::Exact)
+            .collect();
+        let moves: std::collections::HashSet<Move> = exact_lines
+            .iter()
+            .map(|line| line.best_move.unwrap())
+            .collect();
+        assert!(moves.len() >= 3, "{lines:?}");
+        for line in &exact_lines {
+            assert_eq!(
+                line.score,
+                exact(line.best_move.unwrap()),
+                "{line:?} in {pos:?}"
+            );
+            assert_eq!(line.pv.first(), line.best_move.as_ref());
+        }
+        // The best of them is the report's, the best of all moves.
+        let best = pos.legal_moves().as_ref().iter().map(|&mv| exact(mv)).max();
+        assert_eq!(Some(report.score), best);
+        // Lines come inside iterations: more than one for some iteration's depth.
+        let depths: Vec<u32> = lines.iter().map(|line| line.depth).collect();
+        assert!(depths.windows(2).any(|w| w[0] == w[1]), "{depths:?}");
+        // Restricted to the worst move, the search scores that move.
+        let worst = *pos
+            .legal_moves()
+            .as_ref()
+            .iter()
+            .min_by_key(|&&mv| exact(mv))
+            .unwrap();
+        let focus = Focus {
+            moves: Some(vec![worst]),
+            ..Focus::default()
+        };
+        let report = searcher().search_focused(&pos, &Limits::default(), &stop, &focus, &());
+        assert_eq!(report.best_move, Some(worst));
+        assert_eq!(report.score, exact(worst));
+    }
+}

@@ -2,13 +2,14 @@
 //! record, the book and the searcher, reporting progress through a [`JobContext`] and
 //! returning its [`Outcome`].
 
+use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rand::rngs::StdRng;
 
-use crate::search::{Confidence, Limits, SearchReport, Searcher};
+use crate::search::{Focus, Limits, Observer, SearchReport, Searcher};
 
 use super::{Choice, EngineGame, HintLine, Outcome, Progress, Record, SharedBook};
 
@@ -64,20 +65,101 @@ pub(super) fn go<G: EngineGame>(
     Outcome::Move(search(pos, limits, searcher, context).into())
 }
 
-/// One search, reporting each iteration as progress.
+/// Tells the controller what a search finds: each iteration, that the search is alive,
+/// and for a hint its lines as they are found.
+struct Watcher<'c, 'a, M> {
+    context: &'c JobContext<'a, M>,
+    /// The lines of a hint: the best move's of each iteration (one line wanted), or each
+    /// of the best moves' as found (several).
+    hint: Option<HintLines<M>>,
+}
+
+/// The lines of a hint search, as they come.
+struct HintLines<M> {
+    /// One line wanted: the iterations' lines go out too (the best move's value may be
+    /// a bound that no line inside the iteration gave).
+    single: bool,
+    /// The latest line of each move, in the order found.
+    latest: RefCell<Vec<HintLine<M>>>,
+    /// The depth of the last completed iteration.
+    completed: RefCell<Option<u32>>,
+}
+
+impl<'c, 'a, M> Watcher<'c, 'a, M> {
+    fn new(context: &'c JobContext<'a, M>) -> Self {
+        Watcher {
+            context,
+            hint: None,
+        }
+    }
+}
+
+impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
+    fn hint_line(&self, report: &SearchReport<M>) {
+        let Some(hint) = &self.hint else {
+            return;
+        };
+        let line = HintLine::from(report);
+        let mut latest = hint.latest.borrow_mut();
+        latest.retain(|other| other.pv.first() != line.pv.first());
+        latest.push(line.clone());
+        self.context.report(Progress::Hint(line));
+    }
+
+    /// The best `count` lines: those of the last completed iteration (all the latest ones
+    /// where none completed), best first.
+    fn best_lines(&self, count: usize) -> Vec<HintLine<M>> {
+        let Some(hint) = &self.hint else {
+            return Vec::new();
+        };
+        let completed = *hint.completed.borrow();
+        let mut lines: Vec<HintLine<M>> = hint
+            .latest
+            .borrow()
+            .iter()
+            .filter(|line| completed.is_none_or(|depth| line.depth == depth))
+            .cloned()
+            .collect();
+        lines.sort_by_key(|line| -line.score);
+        lines.truncate(count);
+        lines
+    }
+}
+
+impl<M: Clone + PartialEq> Observer<M> for Watcher<'_, '_, M> {
+    fn iteration(&self, report: &SearchReport<M>) {
+        self.context.report(Progress::iteration(report));
+        if let Some(hint) = &self.hint {
+            *hint.completed.borrow_mut() = Some(report.depth);
+            if hint.single {
+                self.hint_line(report);
+            }
+        }
+    }
+
+    fn line(&self, report: &SearchReport<M>) {
+        self.hint_line(report);
+    }
+
+    fn progress(&self, nodes: u64, elapsed: Duration) {
+        self.context.report(Progress::Nodes { nodes, elapsed });
+    }
+}
+
+/// One search, reporting each iteration and its progress.
 fn search<G: EngineGame>(
     pos: &G,
     limits: &Limits,
     searcher: &mut Searcher<G>,
     context: &JobContext<G::Move>,
 ) -> SearchReport<G::Move> {
-    searcher.search(pos, limits, context.stop, &mut |report| {
-        context.report(Progress::iteration(report))
-    })
+    let watcher = Watcher::new(context);
+    searcher.search_focused(pos, limits, context.stop, &Focus::default(), &watcher)
 }
 
-/// The best `count` moves: book moves first, then searched moves. One move is a plain
-/// search; several search every move one ply deeper and keep the best.
+/// The best `count` moves: book moves first, then searched moves, each iteration
+/// scoring the best of them exactly (their lines go out as they are found, so that a
+/// long hint shows its progress).
 pub(super) fn hint<G: EngineGame>(
     pos: &G,
     count: usize,
@@ -112,59 +194,28 @@ pub(super) fn hint<G: EngineGame>(
     if wanted == 0 {
         return lines;
     }
-    if wanted == 1 && lines.is_empty() {
-        // Each iteration's line goes out as it completes, so that a long hint deepens
-        // before the user's eyes.
-        let report = searcher.search(pos, limits, context.stop, &mut |report| {
-            context.report(Progress::iteration(report));
-            context.report(Progress::Hint(HintLine::from(report)));
-        });
-        if !context.stopped() || report.depth > 0 {
-            lines.push(HintLine::from(&report));
-        }
+    let focus = Focus {
+        moves: (!lines.is_empty()).then_some(remaining),
+        lines: wanted,
+        ..Focus::default()
+    };
+    let watcher = Watcher {
+        context,
+        hint: Some(HintLines {
+            single: wanted == 1,
+            latest: RefCell::new(Vec::new()),
+            completed: RefCell::new(None),
+        }),
+    };
+    let report = searcher.search_focused(pos, limits, context.stop, &focus, &watcher);
+    if context.stopped() && report.depth == 0 {
         return lines;
     }
-    let child_limits = Limits {
-        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
-        ..limits.clone()
-    };
-    let mut searched: Vec<HintLine<G::Move>> = Vec::new();
-    for mv in remaining {
-        if context.stopped() {
-            break;
-        }
-        let child = pos.play(mv);
-        let mut pv = vec![mv];
-        let (score, depth, confidence) = if child.is_game_over() {
-            (-child.final_score(), 1, Confidence::Exact)
-        } else {
-            let report = search(&child, &child_limits, searcher, context);
-            pv.extend(report.pv);
-            (-report.score, report.depth + 1, report.confidence)
-        };
-        if context.stopped() {
-            break;
-        }
-        let line = HintLine {
-            pv,
-            score,
-            depth,
-            confidence,
-            book_games: None,
-        };
-        // A move's line goes out when its search ends if it is among the best `wanted`
-        // so far, so that a long hint shows its progress without listing every move.
-        let better = searched
-            .iter()
-            .filter(|other| other.score > line.score)
-            .count();
-        if better < wanted {
-            context.report(Progress::Hint(line.clone()));
-        }
-        searched.push(line);
+    let mut found = watcher.best_lines(wanted);
+    if found.is_empty() {
+        found.push(HintLine::from(&report));
     }
-    searched.sort_by_key(|line| -line.score);
-    lines.extend(searched.into_iter().take(wanted));
+    lines.extend(found);
     lines
 }
 

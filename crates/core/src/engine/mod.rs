@@ -392,6 +392,9 @@ pub enum Progress<M> {
     /// A hint line as far as it is searched: a later one for the same first move
     /// replaces it.
     Hint(HintLine<M>),
+    /// A search is alive: its nodes so far and the time since it began (every
+    /// `search::PROGRESS_NODES` nodes, also inside an iteration).
+    Nodes { nodes: u64, elapsed: Duration },
 }
 
 impl<M: Clone> Progress<M> {

@@ -406,10 +406,11 @@ impl<G: EngineGame> NBoard<G> {
     fn progress(&mut self) {
         for item in self.engine.take_progress() {
             match item {
-                Progress::Iteration { nodes, elapsed, .. } => {
+                Progress::Iteration { nodes, elapsed, .. } | Progress::Nodes { nodes, elapsed } => {
+                    // The GUI's status bar shows these: the search is alive.
                     if matches!(
                         self.request,
-                        Some(Request::Go | Request::Hint | Request::Solve)
+                        Some(Request::Go | Request::Hint | Request::Solve | Request::Analyze)
                     ) {
                         self.out
                             .line(&format!("nodestats {nodes} {:.3}", elapsed.as_secs_f64()));
@@ -429,10 +430,13 @@ impl<G: EngineGame> NBoard<G> {
                     ));
                 }
                 Progress::Hint(line) => {
+                    // A line is printed once (an iteration's line repeats the one found
+                    // inside it).
                     if self.request == Some(Request::Hint) {
                         let text = Self::hint_line(&self.engine.position(), &line);
-                        self.out.line(&text);
-                        self.printed.insert(text);
+                        if self.printed.insert(text.clone()) {
+                            self.out.line(&text);
+                        }
                     }
                 }
             }

@@ -158,6 +158,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
                             killers: vec![[None; 2]; ordering::KILLER_PLIES],
                             history: vec![0; crate::game::HISTORY_SLOTS],
                             spare_keyed: Vec::new(),
+                            lines: None,
                         };
                         helper.watch.preempt = Some(&shared.restarts[index]);
                         search(&mut helper, shared, index, pos, order, deepest);

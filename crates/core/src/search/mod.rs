@@ -25,6 +25,7 @@ mod stability;
 pub mod time;
 mod tt;
 
+use std::cell::RefCell;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -35,7 +36,7 @@ use crate::othello::DISC;
 
 use busy::BusyMarks;
 use memory::OutOfMemory;
-use negamax::{Run, Watch};
+use negamax::{LineSink, Pulse, Run, Watch};
 pub use ordering::OrderingRules;
 use tt::Table;
 
@@ -95,6 +96,60 @@ pub struct SearchReport<M> {
     pub nodes: u64,
     pub elapsed: Duration,
 }
+
+/// What a search looks at beyond its limits ([`Searcher::search_focused`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Focus<M> {
+    /// The root moves searched; `None`: every legal move (moves that are not legal are
+    /// left out; where none is legal, all are searched).
+    pub moves: Option<Vec<M>>,
+    /// How many of the best root moves get their value in each iteration (multi-PV),
+    /// each told to the observer as an [`Observer::line`] when found; 1: the best only.
+    pub lines: usize,
+}
+
+impl<M> Default for Focus<M> {
+    fn default() -> Self {
+        Focus {
+            moves: None,
+            lines: 1,
+        }
+    }
+}
+
+/// What a search tells its caller while it runs ([`Searcher::search_focused`]). Each
+/// method does nothing unless implemented.
+pub trait Observer<M> {
+    /// An iteration completed: its best move, score and line.
+    fn iteration(&self, _report: &SearchReport<M>) {}
+    /// A root move's value became known inside an iteration: its `best_move`, `score`
+    /// and `pv`, with the iteration's `depth` and `confidence`. With one line wanted,
+    /// each new best move as it is found; with several, each of the best ones.
+    fn line(&self, _report: &SearchReport<M>) {}
+    /// The search is alive: the nodes of its thread so far, the time since it began.
+    fn progress(&self, _nodes: u64, _elapsed: Duration) {}
+}
+
+/// An observer that wants to know nothing.
+impl<M> Observer<M> for () {}
+
+/// What [`Searcher::search`] calls after each completed iteration.
+type IterationReport<'f, M> = &'f mut dyn FnMut(&SearchReport<M>);
+
+/// Tells a closure the iterations (for [`Searcher::search`]).
+struct Iterations<'f, M>(RefCell<IterationReport<'f, M>>);
+
+impl<M> Observer<M> for Iterations<'_, M> {
+    fn iteration(&self, report: &SearchReport<M>) {
+        (self.0.borrow_mut())(report);
+    }
+}
+
+/// A search tells its [`Observer::progress`] every this many nodes (under a second in
+/// the midgame search, a fifth of one in the endgame solver, on one core of the
+/// development machine): counted in nodes, so that a search of fixed depth or nodes
+/// says the same every run.
+pub const PROGRESS_NODES: u64 = 1 << 22;
 
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -331,10 +386,26 @@ impl<G: Game> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchReport<G::Move>),
     ) -> SearchReport<G::Move> {
+        let observer = Iterations(RefCell::new(report));
+        self.search_focused(pos, limits, stop, &Focus::default(), &observer)
+    }
+
+    /// Searches `pos` as [`Searcher::search`] does, on the root moves and for the lines
+    /// `focus` asks, telling `observer` what it finds as it goes: each completed iteration,
+    /// root moves' values inside an iteration, and its progress every
+    /// [`PROGRESS_NODES`] nodes. The report is the best move's.
+    pub fn search_focused(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        stop: &AtomicBool,
+        focus: &Focus<G::Move>,
+        observer: &dyn Observer<G::Move>,
+    ) -> SearchReport<G::Move> {
         let start = Instant::now();
-        let moves = pos.legal_moves();
-        let moves = moves.as_ref();
-        if moves.is_empty() {
+        let legal = pos.legal_moves();
+        let legal = legal.as_ref();
+        if legal.is_empty() {
             return SearchReport {
                 best_move: None,
                 score: pos.final_score(),
@@ -345,15 +416,103 @@ impl<G: Game> Searcher<G> {
                 elapsed: start.elapsed(),
             };
         }
+        let mut moves: Vec<G::Move> = legal
+            .iter()
+            .copied()
+            .filter(|mv| {
+                focus
+                    .moves
+                    .as_ref()
+                    .is_none_or(|wanted| wanted.contains(mv))
+            })
+            .collect();
+        if moves.is_empty() {
+            moves = legal.to_vec();
+        }
+        let plan = self.plan(pos, legal, limits, focus, start);
+        self.ensure_tables();
+        let variety = self
+            .variety
+            .filter(|_| plan.lines == 1 && focus.moves.is_none());
+        let table = self.table.as_mut().expect("allocated above");
+        table.new_search();
+        let table = &*table;
+        if let Some(solver) = &mut self.solver {
+            solver.new_search();
+        }
+        // Declared before the run, whose watch borrows its flag and its pulse.
+        let shared = helpers::Shared::new(plan.threads - 1);
+        let pulse = |nodes| observer.progress(nodes, start.elapsed());
+        let mut run = Run {
+            evaluator: &*self.evaluator,
+            table,
+            rules: self.rules,
+            watch: Watch::new(
+                stop,
+                plan.budget.hard.map(|hard| start + hard),
+                limits.nodes.unwrap_or(u64::MAX).max(1),
+            ),
+            evals: 0,
+            selective: self.selective,
+            end_selectivity: None,
+            solver: self.solver.as_ref(),
+            threads: plan.threads,
+            busy: None,
+            killers: vec![[None; 2]; ordering::KILLER_PLIES],
+            history: vec![0; crate::game::HISTORY_SLOTS],
+            spare_keyed: Vec::new(),
+            lines: Some(LineSink::new(observer, start)),
+        };
+        run.watch.pulse = Some(Pulse::new(&pulse));
+        let mut ordered = run.order(pos, &moves, None, 4, 0);
+        let mut best = SearchReport {
+            best_move: Some(ordered[0]),
+            score: 0,
+            depth: 0,
+            confidence: Confidence::Heuristic,
+            pv: vec![ordered[0]],
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        iterate(
+            &mut run,
+            &plan,
+            pos,
+            &mut ordered,
+            &mut best,
+            &shared,
+            &self.busy,
+        );
+        if let Some(variety) = variety
+            && best.depth >= 1
+            && moves.len() > 1
+            && !run.watch.aborted
+        {
+            choose_variety(&mut run, pos, &mut best, &ordered, variety);
+        }
+        best.nodes = run.watch.nodes;
+        best.elapsed = start.elapsed();
+        best
+    }
+
+    /// How a search of `pos` (with the `legal` moves) within `limits` goes.
+    fn plan(
+        &self,
+        pos: &G,
+        legal: &[G::Move],
+        limits: &Limits,
+        focus: &Focus<G::Move>,
+        start: Instant,
+    ) -> Plan {
         let empties = pos.empties();
         // The depth of a solve: every empty square, and one ply more for a pass at the
         // root, which fills none (below the root the solver plays passes itself).
-        let root_pass = moves.len() == 1 && pos.play(moves[0]).empties() == empties;
+        let root_pass = legal.len() == 1 && pos.play(legal[0]).empties() == empties;
         let solve_depth = empties.map(|empties| empties + u32::from(root_pass));
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         // A forced move on the clock needs no choice, only a true score at little cost:
         // exact where the solve is quick, else a short search, in a part of the time.
-        let forced = moves.len() == 1 && timed;
+        let forced = legal.len() == 1 && timed;
         // More threads than cores only slow a search down.
         let threads = self
             .threads
@@ -369,45 +528,6 @@ impl<G: Game> Searcher<G> {
                 spend_all: true,
             };
         }
-        self.ensure_tables();
-        let variety = self.variety;
-        let table = self.table.as_mut().expect("allocated above");
-        table.new_search();
-        let table = &*table;
-        if let Some(solver) = &mut self.solver {
-            solver.new_search();
-        }
-        // Declared before the run, whose watch borrows its flag.
-        let shared = helpers::Shared::new(threads - 1);
-        let mut run = Run {
-            evaluator: &*self.evaluator,
-            table,
-            rules: self.rules,
-            watch: Watch::new(
-                stop,
-                budget.hard.map(|hard| start + hard),
-                limits.nodes.unwrap_or(u64::MAX).max(1),
-            ),
-            evals: 0,
-            selective: self.selective,
-            end_selectivity: None,
-            solver: self.solver.as_ref(),
-            threads,
-            busy: None,
-            killers: vec![[None; 2]; ordering::KILLER_PLIES],
-            history: vec![0; crate::game::HISTORY_SLOTS],
-            spare_keyed: Vec::new(),
-        };
-        let mut ordered = run.order(pos, moves, None, 4, 0);
-        let mut best = SearchReport {
-            best_move: Some(ordered[0]),
-            score: 0,
-            depth: 0,
-            confidence: Confidence::Heuristic,
-            pv: vec![ordered[0]],
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        };
         let max_depth = match solve_depth {
             Some(depth) if forced && depth <= FORCED_MOVE_SOLVE_DEPTH => depth,
             _ if forced => FORCED_MOVE_DEPTH,
@@ -421,146 +541,221 @@ impl<G: Game> Searcher<G> {
                 win_loss_draw: max_depth,
             },
         };
-        let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
-        let selective = self.selective;
-        let mut step = None;
-        // Midgame scores by depth: the evaluation swings between odd and even depths,
-        // so the window is centred on the last score of the same parity.
-        let mut midgame_scores: Vec<Score> = Vec::new();
-        let deepest = empties.map_or(max_depth, |empties| {
-            max_depth.min(empties.saturating_sub(2))
-        });
-        std::thread::scope(|scope| {
-            let mut pool = helpers::Pool::new(scope, deepest);
-            loop {
-                step = match (step, empties) {
-                    (None, _) => Some(Step::Midgame(1)),
-                    (Some(previous), Some(empties)) => othello_next_step(
-                        previous, empties, max_depth, reach, selective, threads, &budget, start,
-                        last,
-                    ),
-                    (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
-                    (Some(_), None) => None,
-                };
-                let Some(mut current) = step else {
-                    break;
-                };
-                let mut depth = match current {
-                    Step::Midgame(depth) => depth,
-                    _ => solve_depth.unwrap_or(max_depth),
-                };
-                if matches!(current, Step::Midgame(_)) && depth > max_depth {
-                    break;
-                }
-                if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
-                    && depth > 1
-                    && !time::should_continue(&budget, start.elapsed(), last, before)
-                {
-                    break;
-                }
-                let iteration_start = Instant::now();
-                run.evals = 0;
-                run.end_selectivity = match current {
-                    Step::Selective(level) => Some(level),
-                    _ => None,
-                };
-                let guess = match current {
-                    Step::Midgame(depth) if depth >= 3 => midgame_scores
-                        .get(depth as usize - 3)
-                        .copied()
-                        .unwrap_or(best.score),
-                    _ => best.score,
-                };
-                let parallel = matches!(current, Step::Midgame(depth)
-                if threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
-                if !parallel {
-                    // The solver runs threads of its own.
-                    run.watch.nodes += pool.finish(&shared);
-                    run.busy = None;
-                }
-                let outcome = match current {
-                    // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
-                    // proves the win or the loss.
-                    Step::WinLossDraw => run.root(pos, &mut ordered, depth as i32, -DISC, DISC),
-                    Step::Midgame(_) if parallel => {
-                        // Moves are put off only while other threads search beside this one.
-                        run.busy = Some(&self.busy);
-                        let (outcome, helper_depth) = helpers::iteration(
-                            &mut pool,
-                            &shared,
-                            &mut run,
-                            pos,
-                            &mut ordered,
-                            depth,
-                            guess,
-                        );
-                        if let Some(done) = helper_depth {
-                            (current, depth) = (Step::Midgame(done), done);
-                            step = Some(current);
-                        }
-                        outcome
-                    }
-                    _ => aspiration_search(&mut run, pos, &mut ordered, depth, guess),
-                };
-                if run.watch.aborted {
-                    // A move that proved better than the last iteration's best is kept.
-                    if let Some(mv) = outcome.best
-                        && depth > 1
-                        && Some(mv) != best.best_move
-                    {
-                        best.best_move = Some(mv);
-                        best.score = outcome.score;
-                        best.pv = vec![mv];
-                    }
-                    break;
-                }
-                let mv = outcome.best.unwrap_or(ordered[0]);
-                best.best_move = Some(mv);
-                best.score = outcome.score;
-                best.depth = depth;
-                best.pv = run.principal_variation(pos, mv, depth);
-                best.confidence = match current {
-                    Step::Selective(level) => Confidence::Probable(probcut::confidence_percent(
-                        probcut::SELECTIVE_T[level],
-                    )),
-                    Step::WinLossDraw => Confidence::WinLossDraw,
-                    Step::Exact => Confidence::Exact,
-                    Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
-                    Step::Midgame(_) => Confidence::Heuristic,
-                };
-                best.nodes = run.watch.nodes;
-                best.elapsed = start.elapsed();
-                if let Step::Midgame(depth) = current {
-                    midgame_scores.resize(depth as usize, best.score);
-                    midgame_scores[depth as usize - 1] = best.score;
-                }
-                log::debug!(
-                    "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
-                    best.score,
-                    best.confidence,
-                    best.nodes,
-                    best.elapsed
-                );
-                report(&best);
-                if best.confidence == Confidence::Exact {
-                    break;
-                }
-                before = std::mem::replace(&mut last, iteration_start.elapsed());
-            }
-            run.watch.nodes += pool.finish(&shared);
-            run.busy = None;
-        });
-        if let Some(variety) = variety
-            && best.depth >= 1
-            && moves.len() > 1
-            && !run.watch.aborted
-        {
-            choose_variety(&mut run, pos, &mut best, &ordered, variety);
+        Plan {
+            start,
+            empties,
+            solve_depth,
+            max_depth,
+            reach,
+            selective: self.selective,
+            threads,
+            budget,
+            lines: focus.lines.max(1),
         }
-        best.nodes = run.watch.nodes;
-        best.elapsed = start.elapsed();
-        best
     }
+}
+
+/// How one search goes, fixed when it starts.
+struct Plan {
+    start: Instant,
+    empties: Option<u32>,
+    /// The depth of a solve: the empties, one more for a pass at the root.
+    solve_depth: Option<u32>,
+    max_depth: u32,
+    /// Where the solves may start.
+    reach: Endgame,
+    selective: bool,
+    threads: usize,
+    budget: time::Budget,
+    /// How many root moves get their exact value (multi-PV); 1: the best only.
+    lines: usize,
+}
+
+impl Plan {
+    /// The iteration after `previous` (`None`: the first), or `None` to stop.
+    /// `last`: the time of the iteration `previous`.
+    fn next_step(&self, previous: Option<Step>, last: Duration) -> Option<Step> {
+        match (previous, self.empties) {
+            (None, _) => Some(Step::Midgame(1)),
+            (Some(previous), Some(empties)) => othello_next_step(previous, empties, self, last),
+            (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
+            (Some(_), None) => None,
+        }
+    }
+}
+
+/// The iterations of one search, from the first to the last the plan and the limits
+/// allow, each one's result in `best` and reported to the run's observer.
+fn iterate<'run, G: Game>(
+    run: &mut Run<'run, G>,
+    plan: &Plan,
+    pos: &'run G,
+    ordered: &mut [G::Move],
+    best: &mut SearchReport<G::Move>,
+    shared: &'run helpers::Shared<G::Move>,
+    busy: &'run BusyMarks,
+) {
+    let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
+    let mut step = None;
+    // Midgame scores by depth: the evaluation swings between odd and even depths,
+    // so the window is centred on the last score of the same parity.
+    let mut midgame_scores: Vec<Score> = Vec::new();
+    let deepest = plan.empties.map_or(plan.max_depth, |empties| {
+        plan.max_depth.min(empties.saturating_sub(2))
+    });
+    std::thread::scope(|scope| {
+        let mut pool = helpers::Pool::new(scope, deepest);
+        loop {
+            step = plan.next_step(step, last);
+            let Some(mut current) = step else {
+                break;
+            };
+            let mut depth = match current {
+                Step::Midgame(depth) => depth,
+                _ => plan.solve_depth.unwrap_or(plan.max_depth),
+            };
+            if matches!(current, Step::Midgame(_)) && depth > plan.max_depth {
+                break;
+            }
+            if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
+                && depth > 1
+                && !time::should_continue(&plan.budget, plan.start.elapsed(), last, before)
+            {
+                break;
+            }
+            let iteration_start = Instant::now();
+            run.evals = 0;
+            run.end_selectivity = match current {
+                Step::Selective(level) => Some(level),
+                _ => None,
+            };
+            let guess = match current {
+                Step::Midgame(depth) if depth >= 3 => midgame_scores
+                    .get(depth as usize - 3)
+                    .copied()
+                    .unwrap_or(best.score),
+                _ => best.score,
+            };
+            let parallel = plan.lines == 1
+                && matches!(current, Step::Midgame(depth)
+                if plan.threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
+            if !parallel {
+                // The solver runs threads of its own.
+                run.watch.nodes += pool.finish(shared);
+                run.busy = None;
+            }
+            if let Some(lines) = &mut run.lines {
+                lines.begin(depth, step_confidence(current));
+            }
+            let outcome = if plan.lines > 1 {
+                lines_iteration(run, pos, ordered, current, depth, plan.lines)
+            } else if parallel {
+                // Moves are put off only while other threads search beside this one.
+                run.busy = Some(busy);
+                let (outcome, helper_depth) =
+                    helpers::iteration(&mut pool, shared, run, pos, ordered, depth, guess);
+                if let Some(done) = helper_depth {
+                    (current, depth) = (Step::Midgame(done), done);
+                    step = Some(current);
+                }
+                outcome
+            } else if current == Step::WinLossDraw {
+                // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
+                // proves the win or the loss.
+                run.root(pos, ordered, depth as i32, -DISC, DISC)
+            } else {
+                aspiration_search(run, pos, ordered, depth, guess)
+            };
+            if run.watch.aborted {
+                // A move that proved better than the last iteration's best is kept.
+                if let Some(mv) = outcome.best
+                    && depth > 1
+                    && Some(mv) != best.best_move
+                {
+                    best.best_move = Some(mv);
+                    best.score = outcome.score;
+                    best.pv = vec![mv];
+                }
+                break;
+            }
+            let mv = outcome.best.unwrap_or(ordered[0]);
+            record(run, pos, plan, current, depth, (mv, outcome.score), best);
+            if let Step::Midgame(depth) = current {
+                midgame_scores.resize(depth as usize, best.score);
+                midgame_scores[depth as usize - 1] = best.score;
+            }
+            if best.confidence == Confidence::Exact {
+                break;
+            }
+            before = std::mem::replace(&mut last, iteration_start.elapsed());
+        }
+        run.watch.nodes += pool.finish(shared);
+        run.busy = None;
+    });
+}
+
+/// Takes the completed iteration `current` of `depth`, whose best move and score are
+/// `found`, into `best` and tells the observer.
+fn record<G: Game>(
+    run: &Run<'_, G>,
+    pos: &G,
+    plan: &Plan,
+    current: Step,
+    depth: u32,
+    found: (G::Move, Score),
+    best: &mut SearchReport<G::Move>,
+) {
+    let (mv, score) = found;
+    best.best_move = Some(mv);
+    best.score = score;
+    best.depth = depth;
+    best.pv = run.principal_variation(pos, mv, depth);
+    best.confidence = match current {
+        Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
+        _ => step_confidence(current),
+    };
+    best.nodes = run.watch.nodes;
+    best.elapsed = plan.start.elapsed();
+    log::debug!(
+        "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
+        best.score,
+        best.confidence,
+        best.nodes,
+        best.elapsed
+    );
+    if let Some(lines) = &run.lines {
+        lines.observer.iteration(best);
+    }
+}
+
+/// How sure the values of an iteration of `step` are (a midgame iteration that met
+/// only ended games is exact too: the caller sees that).
+fn step_confidence(step: Step) -> Confidence {
+    match step {
+        Step::Selective(level) => {
+            Confidence::Probable(probcut::confidence_percent(probcut::SELECTIVE_T[level]))
+        }
+        Step::WinLossDraw => Confidence::WinLossDraw,
+        Step::Exact => Confidence::Exact,
+        Step::Midgame(_) => Confidence::Heuristic,
+    }
+}
+
+/// One iteration that scores the best `lines` root moves exactly, within the step's
+/// window: the whole range, or (-1, +1) disc for the win/loss/draw solve.
+fn lines_iteration<G: Game>(
+    run: &mut Run<'_, G>,
+    pos: &G,
+    ordered: &mut [G::Move],
+    step: Step,
+    depth: u32,
+    lines: usize,
+) -> negamax::RootOutcome<G::Move> {
+    let (low, high) = match step {
+        Step::WinLossDraw => (-DISC, DISC),
+        _ => (-INFINITY, INFINITY),
+    };
+    run.root_lines(pos, ordered, depth as i32, lines, low, high)
 }
 
 /// The midgame depth an Othello search reaches before it tries the exact solve: enough
@@ -642,21 +837,11 @@ const WIN_LOSS_DRAW_COST: f64 = 0.4;
 /// where the exact one does not fit. A selective level the estimate says does not fit is
 /// still started where the last iteration's time says it ends within the move's share
 /// (`SELECTIVE_GROWTH`). `None`: stop. `last`: the time of the iteration `previous`.
-#[allow(clippy::too_many_arguments)]
-fn othello_next_step(
-    previous: Step,
-    empties: u32,
-    max_depth: u32,
-    reach: Endgame,
-    selective: bool,
-    threads: usize,
-    budget: &time::Budget,
-    start: Instant,
-    last: Duration,
-) -> Option<Step> {
+fn othello_next_step(previous: Step, empties: u32, plan: &Plan, last: Duration) -> Option<Step> {
+    let (reach, budget, start) = (plan.reach, &plan.budget, plan.start);
     let fits = |fraction: f64| {
         budget.hard.is_none_or(|hard| {
-            solve_start_time(empties, threads).mul_f64(fraction)
+            solve_start_time(empties, plan.threads).mul_f64(fraction)
                 <= hard.saturating_sub(start.elapsed())
         })
     };
@@ -665,7 +850,7 @@ fn othello_next_step(
         if !exact_allowed {
             // Only the win/loss/draw solve is within the level's reach.
             (level == 0 && fits(WIN_LOSS_DRAW_COST)).then_some(Step::WinLossDraw)
-        } else if selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
+        } else if plan.selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
             Some(Step::Selective(level))
         } else if fits(1.0) {
             Some(Step::Exact)
@@ -679,7 +864,7 @@ fn othello_next_step(
     // within the move's time.
     let measured_selective = |level: usize| {
         (exact_allowed
-            && selective
+            && plan.selective
             && level < SELECTIVE_COST.len()
             && time::next_fits(budget, start.elapsed(), last.mul_f64(SELECTIVE_GROWTH)))
         .then_some(Step::Selective(level))
@@ -691,7 +876,7 @@ fn othello_next_step(
             if solvable && let Some(step) = solve_from(0) {
                 return Some(step);
             }
-            if depth + 1 < empties && depth < max_depth {
+            if depth + 1 < empties && depth < plan.max_depth {
                 return Some(Step::Midgame(depth + 1));
             }
             // No deeper midgame search: time left goes to the selective solve.
@@ -809,6 +994,28 @@ mod tests {
         win_loss_draw: 60,
     };
 
+    /// The plan of a search of `max_depth` within `reach` (selective or not) on
+    /// `threads` threads with `budget`, started now, for one line of any score.
+    fn plan(
+        max_depth: u32,
+        reach: Endgame,
+        selective: bool,
+        threads: usize,
+        budget: &time::Budget,
+    ) -> Plan {
+        Plan {
+            start: Instant::now(),
+            empties: None,
+            solve_depth: None,
+            max_depth,
+            reach,
+            selective,
+            threads,
+            budget: *budget,
+            lines: 1,
+        }
+    }
+
     /// The step after `previous` on one thread, depth 60, every solve within reach and
     /// the selective levels on.
     fn next_step(
@@ -817,17 +1024,7 @@ mod tests {
         budget: &time::Budget,
         last: Duration,
     ) -> Option<Step> {
-        othello_next_step(
-            previous,
-            empties,
-            60,
-            FULL,
-            true,
-            1,
-            budget,
-            Instant::now(),
-            last,
-        )
+        othello_next_step(previous, empties, &plan(60, FULL, true, 1, budget), last)
     }
 
     fn budget(hard: Duration) -> time::Budget {
@@ -864,12 +1061,7 @@ mod tests {
             othello_next_step(
                 Step::Selective(1),
                 empties,
-                60,
-                FULL,
-                true,
-                threads,
-                &budget(time),
-                Instant::now(),
+                &plan(60, FULL, true, threads, &budget(time)),
                 Duration::ZERO,
             )
         };
@@ -949,12 +1141,7 @@ mod tests {
         let plain = othello_next_step(
             Step::Midgame(27),
             empties,
-            60,
-            FULL,
-            false,
-            1,
-            &clock,
-            Instant::now(),
+            &plan(60, FULL, false, 1, &clock),
             Duration::from_millis(70),
         );
         assert_eq!(plain, None);
@@ -971,12 +1158,7 @@ mod tests {
             othello_next_step(
                 previous,
                 empties,
-                8,
-                level,
-                true,
-                1,
-                &unlimited,
-                Instant::now(),
+                &plan(8, level, true, 1, &unlimited),
                 Duration::ZERO,
             )
         };

@@ -14,6 +14,7 @@ use crate::game::{Game, INFINITY, Score, WIN_SCORE};
 use super::busy::BusyMarks;
 use super::ordering::{KeyedMoves, OrderingRules, Pick, Picker};
 use super::tt::{Bound, Table};
+use super::{Confidence, Observer, PROGRESS_NODES, SearchReport};
 
 /// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
 /// the midgame search and the endgame solver, which count nodes alike.
@@ -29,6 +30,24 @@ pub(crate) struct Watch<'a> {
     /// The node count at which [`Watch::tick`] next looks beyond the count: the next
     /// clock reading or the node limit, whichever comes first; zero once aborted.
     next_check: u64,
+    /// Told the node count every [`PROGRESS_NODES`] nodes (the driver's watch only).
+    pub pulse: Option<Pulse<'a>>,
+}
+
+/// A search's sign of life, given by node counts so that a search of fixed depth or
+/// nodes says the same every run.
+pub(crate) struct Pulse<'a> {
+    sink: &'a dyn Fn(u64),
+    next: u64,
+}
+
+impl<'a> Pulse<'a> {
+    pub fn new(sink: &'a dyn Fn(u64)) -> Pulse<'a> {
+        Pulse {
+            sink,
+            next: PROGRESS_NODES,
+        }
+    }
 }
 
 /// The clock and the flag are read every this many nodes (well under a millisecond).
@@ -45,6 +64,7 @@ impl<'a> Watch<'a> {
             node_limit,
             aborted: false,
             next_check: node_limit.min(CHECK_EVERY),
+            pulse: None,
         }
     }
 
@@ -80,6 +100,12 @@ impl<'a> Watch<'a> {
             return true;
         }
         self.next_check = self.node_limit.min((self.nodes | (CHECK_EVERY - 1)) + 1);
+        if let Some(pulse) = &mut self.pulse
+            && self.nodes >= pulse.next
+        {
+            pulse.next = self.nodes + PROGRESS_NODES;
+            (pulse.sink)(self.nodes);
+        }
         false
     }
 
@@ -115,6 +141,33 @@ pub(crate) struct Run<'a, G: Game> {
     pub history: Vec<i32>,
     /// Buffers of finished move pickers, for the next ones.
     pub spare_keyed: Vec<KeyedMoves<G::Move>>,
+    /// Where the root moves' values go as they are found (the driver's run only).
+    pub lines: Option<LineSink<'a, G::Move>>,
+}
+
+/// Where the values of a search's root moves go as an iteration finds them.
+pub(crate) struct LineSink<'a, M> {
+    pub observer: &'a dyn Observer<M>,
+    start: Instant,
+    /// The iteration under way, and how sure its values are.
+    depth: u32,
+    confidence: Confidence,
+}
+
+impl<'a, M> LineSink<'a, M> {
+    pub fn new(observer: &'a dyn Observer<M>, start: Instant) -> LineSink<'a, M> {
+        LineSink {
+            observer,
+            start,
+            depth: 0,
+            confidence: Confidence::Heuristic,
+        }
+    }
+
+    /// An iteration of `depth` begins, whose values are that sure.
+    pub fn begin(&mut self, depth: u32, confidence: Confidence) {
+        (self.depth, self.confidence) = (depth, confidence);
+    }
 }
 
 /// Plies of captures searched beyond the nominal depth.
@@ -175,7 +228,10 @@ impl<G: Game> Run<'_, G> {
         #[allow(clippy::needless_range_loop)] // `moves` is reordered after the loop
         for i in 0..moves.len() {
             let child = pos.play(moves[i]);
+            // The low end of the full window the move was searched with, if it was.
+            let mut searched_above = None;
             let score = if i == 0 {
+                searched_above = Some(alpha);
                 -self.pvs(&child, depth - 1, -beta, -alpha, 1, None)
             } else {
                 let probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, 1, None);
@@ -186,6 +242,7 @@ impl<G: Game> Run<'_, G> {
                     outcome.best = Some(moves[i]);
                     outcome.score = probe;
                     best_index = i;
+                    searched_above = Some(alpha);
                     -self.pvs(&child, depth - 1, -beta, -alpha, 1, None)
                 } else {
                     probe
@@ -193,6 +250,10 @@ impl<G: Game> Run<'_, G> {
             };
             if self.watch.aborted {
                 break;
+            }
+            // Inside the window, the move's value is known: a new best move.
+            if searched_above.is_some_and(|low| low < score && score < beta) {
+                self.report_line(pos, moves[i], score);
             }
             if score > outcome.score || outcome.best.is_none() || best_index == i {
                 outcome.best = Some(moves[i]);
@@ -452,6 +513,85 @@ impl<G: Game> Run<'_, G> {
             2
         } else {
             1
+        }
+    }
+
+    /// Tells the observer, if any, the value `score` of the root move `mv` found by the
+    /// iteration under way, with its line from the table.
+    pub fn report_line(&self, pos: &G, mv: G::Move, score: Score) {
+        let Some(lines) = &self.lines else {
+            return;
+        };
+        let ended = pos.play(mv).is_game_over();
+        let report = SearchReport {
+            best_move: Some(mv),
+            score,
+            depth: lines.depth,
+            confidence: if ended {
+                Confidence::Exact
+            } else {
+                lines.confidence
+            },
+            pv: self.principal_variation(pos, mv, lines.depth),
+            nodes: self.watch.nodes,
+            elapsed: lines.start.elapsed(),
+        };
+        lines.observer.line(&report);
+    }
+
+    /// Searches the root moves in the given order within (`low`, `high`) so that the
+    /// best `lines` of them get their value (multi-PV): the first `lines` moves with the
+    /// whole window, each later one with a null window at the `lines`-th best value so
+    /// far, and again with the window above it where it beats that value. Each value
+    /// found goes to the observer at once; the moves are reordered best first. Cut
+    /// short, no move is the best.
+    pub fn root_lines(
+        &mut self,
+        pos: &G,
+        moves: &mut [G::Move],
+        depth: i32,
+        lines: usize,
+        low: Score,
+        high: Score,
+    ) -> RootOutcome<G::Move> {
+        // The values found, best first: exact for the best `lines`, bounds below.
+        let mut values: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
+        for &mv in moves.iter() {
+            let child = pos.play(mv);
+            let threshold = match values.get(lines - 1) {
+                Some(&(value, _)) => value.max(low),
+                None => low,
+            };
+            let score = if values.len() < lines {
+                -self.pvs(&child, depth - 1, -high, -low, 1, None)
+            } else {
+                let probe = -self.pvs(&child, depth - 1, -threshold - 1, -threshold, 1, None);
+                if probe > threshold && probe < high && !self.watch.aborted {
+                    -self.pvs(&child, depth - 1, -high, -threshold, 1, None)
+                } else {
+                    probe
+                }
+            };
+            if self.watch.aborted {
+                return RootOutcome {
+                    best: None,
+                    score: -INFINITY,
+                };
+            }
+            // Among the best `lines` so far: its value, or its bound where the window
+            // ends (a win or a loss in a win/loss/draw window).
+            if values.len() < lines || score > threshold {
+                self.report_line(pos, mv, score);
+            }
+            let at = values.partition_point(|&(value, _)| value >= score);
+            values.insert(at, (score, mv));
+        }
+        for (slot, &(_, mv)) in moves.iter_mut().zip(&values) {
+            *slot = mv;
+        }
+        RootOutcome {
+            best: values.first().map(|&(_, mv)| mv),
+            score: values.first().map_or(-INFINITY, |&(value, _)| value),
         }
     }
 

@@ -768,6 +768,81 @@ fn set_depth_is_a_level_that_solves_the_endgame_early() {
     }
 }
 
+/// The exact value, for the mover of `board` (Black or not), of playing `square`, by the
+/// engine's `solve` run separately (in `solver`, a second engine), through a pass of
+/// the opponent if it must pass.
+fn solved_value(
+    solver: &mut Engine,
+    board: &common::ArrayBoard,
+    black: bool,
+    square: usize,
+) -> i32 {
+    let child = board.play(square);
+    if child.is_game_over() {
+        return -child.final_score();
+    }
+    // The position to solve, and the sign of its value for the mover of `board`.
+    let (target, target_black, sign) = if child.legal_moves().is_empty() {
+        (child.swapped(), black, 1)
+    } else {
+        (child, !black, -1)
+    };
+    solver.send(&format!("set game {}", ggf_of(&target, target_black)));
+    solver.send("solve");
+    let reply = solver.until(|l| l.starts_with("solve "));
+    let words: Vec<&str> = reply.last().unwrap().split_whitespace().collect();
+    assert_eq!(words[3], "100%", "{reply:?}");
+    sign * words[2].parse::<f64>().unwrap() as i32
+}
+
+/// A win/loss/draw line (`100%W`) carries the bound protocol.md says, +2.00 (a win by
+/// 2 discs or more), 0.00 or -2.00, with the sign of the move's exact value (solved
+/// separately): in the lines that come during the search and in the last one, for one
+/// move and for several.
+#[test]
+fn win_loss_draw_hints_carry_their_bound() {
+    let mut positions = Vec::new();
+    for (wanted, count) in [(17, 4), (18, 12)] {
+        positions.extend(endgame_positions(48, count, |board, empties| {
+            empties == wanted && board.legal_moves().len() >= 2
+        }));
+    }
+    let mut engine = Engine::start(&["--book", "none"]);
+    let mut solver = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 8");
+    solver.send("nboard 2");
+    let mut checked = 0;
+    for (ping, (board, black)) in positions.into_iter().enumerate() {
+        engine.send(&format!("set game {}", ggf_of(&board, black)));
+        engine.send(&format!("ping {ping}"));
+        engine.until(|l| l == format!("pong {ping}"));
+        for count in [1, 64] {
+            engine.send(&format!("hint {count}"));
+            let lines = engine.until(|l| l == "status");
+            let wld: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.starts_with("search ") && l.ends_with(" 100%W"))
+                .collect();
+            for line in wld {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let mv: Move = words[1].split('-').next().unwrap().parse().unwrap();
+                let value: f64 = words[2].parse().unwrap();
+                let exact = solved_value(&mut solver, &board, black, mv.square().unwrap().into());
+                let bound = 2.0 * f64::from(exact.signum());
+                assert_eq!(
+                    value,
+                    bound,
+                    "{line}: exact {exact} in {}",
+                    ggf_of(&board, black)
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked} lines");
+}
+
 /// A long hint is alive (level 30 at 38 empties, whose exact solve takes days): a
 /// `nodestats` line at least every 2^22 nodes (counted in nodes, so that it is the same
 /// every run), and the best moves' lines as the search finds them, long before it ends.

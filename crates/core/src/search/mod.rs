@@ -97,6 +97,23 @@ pub struct SearchReport<M> {
     pub elapsed: Duration,
 }
 
+impl<M: Clone> SearchReport<M> {
+    /// The report as it is shown: a win/loss/draw solve's score is its bound, +2 discs
+    /// for a win (any win is by 2 discs or more: the discs and the empties given to the
+    /// winner make 64), -2 for a loss, 0 for a draw; other scores as found.
+    fn shown(&self) -> SearchReport<M> {
+        let mut shown = self.clone();
+        if shown.confidence == Confidence::WinLossDraw {
+            shown.score = match shown.score {
+                score if score >= DISC => 2 * DISC,
+                score if score <= -DISC => -2 * DISC,
+                _ => 0,
+            };
+        }
+        shown
+    }
+}
+
 /// What a search looks at beyond its limits ([`Searcher::search_focused`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Focus<M> {
@@ -393,7 +410,8 @@ impl<G: Game> Searcher<G> {
     /// Searches `pos` as [`Searcher::search`] does, on the root moves and for the lines
     /// `focus` asks, telling `observer` what it finds as it goes: each completed iteration,
     /// root moves' values inside an iteration, and its progress every
-    /// [`PROGRESS_NODES`] nodes. The report is the best move's.
+    /// [`PROGRESS_NODES`] nodes. The report is the best move's (a win/loss/draw solve's
+    /// score is its bound: +2, 0 or -2 discs).
     pub fn search_focused(
         &mut self,
         pos: &G,
@@ -492,7 +510,7 @@ impl<G: Game> Searcher<G> {
         }
         best.nodes = run.watch.nodes;
         best.elapsed = start.elapsed();
-        best
+        best.shown()
     }
 
     /// How a search of `pos` (with the `legal` moves) within `limits` goes.
@@ -695,7 +713,8 @@ fn iterate<'run, G: Game>(
 }
 
 /// Takes the completed iteration `current` of `depth`, whose best move and score are
-/// `found`, into `best` and tells the observer.
+/// `found`, into `best` (its score as found: a win/loss/draw solve's centres the next
+/// window as it is) and tells the observer (the score as shown).
 fn record<G: Game>(
     run: &Run<'_, G>,
     pos: &G,
@@ -724,7 +743,7 @@ fn record<G: Game>(
         best.elapsed
     );
     if let Some(lines) = &run.lines {
-        lines.observer.iteration(best);
+        lines.observer.iteration(&best.shown());
     }
 }
 

@@ -536,7 +536,7 @@ impl<G: Game> Run<'_, G> {
             nodes: self.watch.nodes,
             elapsed: lines.start.elapsed(),
         };
-        lines.observer.line(&report);
+        lines.observer.line(&report.shown());
     }
 
     /// Searches the root moves in the given order within (`low`, `high`) so that the

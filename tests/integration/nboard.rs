@@ -843,6 +843,77 @@ fn win_loss_draw_hints_carry_their_bound() {
     assert!(checked >= 40, "{checked} lines");
 }
 
+/// Analyze Game plots scores, never a win/loss/draw bound: at level 4 (win/loss/draw
+/// from 10 empties, exact from 8) the positions of 9 and 10 empties get a searched
+/// score, which in lopsided positions is on the side of the exact value and at least a
+/// third of it (a bound of +-2 would draw the graph to nearly even and back), and those
+/// of 8 or fewer their exact value, as a separate solve finds them.
+#[test]
+fn analysis_values_are_scores_never_bounds() {
+    use rand::RngExt;
+    let mut engine = Engine::start(&["--book", "none"]);
+    engine.send("nboard 2");
+    engine.send("set depth 4");
+    let (mut lopsided, mut exact_points) = (0, 0);
+    let starts = endgame_positions(11, 12, |_, empties| empties == 12);
+    for (game_number, (board, black)) in starts.into_iter().enumerate() {
+        // From that position, random moves to the end; the exact value of every
+        // position for Black, and its empties.
+        let mut rng = common::rng(game_number as u64);
+        let (mut pos, mut mover_black, mut moves) = (board, black, String::new());
+        let mut points = Vec::new();
+        loop {
+            let value = pos.solve();
+            let empties = pos
+                .cells
+                .iter()
+                .filter(|&&c| c == common::Cell::Empty)
+                .count();
+            points.push((if mover_black { value } else { -value }, empties));
+            if pos.is_game_over() {
+                break;
+            }
+            let legal = pos.legal_moves();
+            let colour = if mover_black { 'B' } else { 'W' };
+            if legal.is_empty() {
+                moves += &format!("{colour}[PA]");
+                pos = pos.swapped();
+            } else {
+                let square = legal[rng.random_range(0..legal.len())];
+                let name = format!("{}{}", (b'A' + (square % 8) as u8) as char, square / 8 + 1);
+                moves += &format!("{colour}[{name}]");
+                pos = pos.play(square);
+            }
+            mover_black = !mover_black;
+        }
+        let game = ggf_of(&board, black).replace(";)", &format!("{moves};)"));
+        engine.send(&format!("set game {game}"));
+        engine.send(&format!("ping {game_number}"));
+        engine.send("analyze");
+        let lines = engine.until(|l| l == "status");
+        for line in lines.iter().filter_map(|l| l.strip_prefix("analysis ")) {
+            let (made, value) = line.split_once(' ').unwrap();
+            let (exact, empties) = points[made.parse::<usize>().unwrap()];
+            let value: f64 = value.parse().unwrap();
+            if empties <= 8 {
+                assert_eq!(value, f64::from(exact), "analysis {line} of {game}");
+                exact_points += 1;
+            } else if exact.abs() >= 20 && empties <= 10 {
+                let exact = f64::from(exact);
+                assert!(
+                    value * exact > 0.0 && value.abs() >= exact.abs() / 3.0,
+                    "analysis {line}, exact {exact}, of {game}"
+                );
+                lopsided += 1;
+            }
+        }
+    }
+    assert!(
+        lopsided >= 5 && exact_points >= 50,
+        "{lopsided} lopsided, {exact_points} exact"
+    );
+}
+
 /// A long hint is alive (level 30 at 38 empties, whose exact solve takes days): a
 /// `nodestats` line at least every 2^22 nodes (counted in nodes, so that it is the same
 /// every run), and the best moves' lines as the search finds them, long before it ends.

@@ -197,7 +197,7 @@ pub(super) fn hint<G: EngineGame>(
     let focus = Focus {
         moves: (!lines.is_empty()).then_some(remaining),
         lines: wanted,
-        ..Focus::default()
+        scores_only: false,
     };
     let watcher = Watcher {
         context,
@@ -231,10 +231,19 @@ pub(super) fn analyze<G: EngineGame>(
             return;
         }
         let pos = record.position_after(moves_made);
+        // Scores only: a win/loss/draw solve's value is a bound, which the GUI would
+        // plot as a score.
+        let focus = Focus {
+            scores_only: true,
+            ..Focus::default()
+        };
+        let watcher = Watcher::new(context);
         let score = if pos.is_game_over() {
             pos.final_score()
         } else {
-            search(&pos, limits, searcher, context).score
+            searcher
+                .search_focused(&pos, limits, context.stop, &focus, &watcher)
+                .score
         };
         if context.stopped() {
             return;

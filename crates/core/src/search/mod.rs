@@ -123,6 +123,9 @@ pub struct Focus<M> {
     /// How many of the best root moves get their value in each iteration (multi-PV),
     /// each told to the observer as an [`Observer::line`] when found; 1: the best only.
     pub lines: usize,
+    /// Scores only: no win/loss/draw solve, whose value is a bound and not a score.
+    /// Where a level's endgame allows only that solve, the midgame search goes on.
+    pub scores_only: bool,
 }
 
 impl<M> Default for Focus<M> {
@@ -130,6 +133,7 @@ impl<M> Default for Focus<M> {
         Focus {
             moves: None,
             lines: 1,
+            scores_only: false,
         }
     }
 }
@@ -569,6 +573,7 @@ impl<G: Game> Searcher<G> {
             threads,
             budget,
             lines: focus.lines.max(1),
+            scores_only: focus.scores_only,
         }
     }
 }
@@ -587,6 +592,8 @@ struct Plan {
     budget: time::Budget,
     /// How many root moves get their exact value (multi-PV); 1: the best only.
     lines: usize,
+    /// No win/loss/draw solve: every value found is a score.
+    scores_only: bool,
 }
 
 impl Plan {
@@ -853,9 +860,10 @@ const WIN_LOSS_DRAW_COST: f64 = 0.4;
 /// The Othello iteration after `previous`: midgame iterations until a solve is allowed
 /// (by the depth limit) and reachable in time, then the selective solves (which also
 /// order the exact one's moves) and the exact solve, or the win/loss/draw solve first
-/// where the exact one does not fit. A selective level the estimate says does not fit is
-/// still started where the last iteration's time says it ends within the move's share
-/// (`SELECTIVE_GROWTH`). `None`: stop. `last`: the time of the iteration `previous`.
+/// where the exact one does not fit (never where the plan wants scores only). A
+/// selective level the estimate says does not fit is still started where the last
+/// iteration's time says it ends within the move's share (`SELECTIVE_GROWTH`). `None`:
+/// stop. `last`: the time of the iteration `previous`.
 fn othello_next_step(previous: Step, empties: u32, plan: &Plan, last: Duration) -> Option<Step> {
     let (reach, budget, start) = (plan.reach, &plan.budget, plan.start);
     let fits = |fraction: f64| {
@@ -865,15 +873,16 @@ fn othello_next_step(previous: Step, empties: u32, plan: &Plan, last: Duration) 
         })
     };
     let exact_allowed = reach.exact >= empties;
+    let win_loss_draw_fits = || !plan.scores_only && fits(WIN_LOSS_DRAW_COST);
     let solve_from = |level: usize| {
         if !exact_allowed {
             // Only the win/loss/draw solve is within the level's reach.
-            (level == 0 && fits(WIN_LOSS_DRAW_COST)).then_some(Step::WinLossDraw)
+            (level == 0 && win_loss_draw_fits()).then_some(Step::WinLossDraw)
         } else if plan.selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
             Some(Step::Selective(level))
         } else if fits(1.0) {
             Some(Step::Exact)
-        } else if fits(WIN_LOSS_DRAW_COST) {
+        } else if win_loss_draw_fits() {
             Some(Step::WinLossDraw)
         } else {
             None
@@ -1032,6 +1041,7 @@ mod tests {
             threads,
             budget: *budget,
             lines: 1,
+            scores_only: false,
         }
     }
 
@@ -1189,6 +1199,38 @@ mod tests {
         // 20 empties: midgame up to the level's depth, then nothing.
         assert_eq!(next(Step::Midgame(7), 20), Some(Step::Midgame(8)));
         assert_eq!(next(Step::Midgame(8), 20), None);
+    }
+
+    #[test]
+    fn scores_only_never_solve_for_win_loss_or_draw() {
+        let unlimited = time::Budget::default();
+        let level = Endgame {
+            exact: 16,
+            win_loss_draw: 18,
+        };
+        let scores_only = Plan {
+            scores_only: true,
+            ..plan(8, level, true, 1, &unlimited)
+        };
+        // 18 empties, in the level's win/loss/draw window: the midgame depth and no more.
+        assert_eq!(
+            othello_next_step(Step::Midgame(7), 18, &scores_only, Duration::ZERO),
+            Some(Step::Midgame(8))
+        );
+        assert_eq!(
+            othello_next_step(Step::Midgame(8), 18, &scores_only, Duration::ZERO),
+            None
+        );
+        // Where the exact solve does not fit in the time, no win/loss/draw solve instead.
+        let some = estimated_solve_time(24, 1).mul_f64(0.3);
+        let timed = Plan {
+            scores_only: true,
+            ..plan(60, FULL, true, 1, &budget(some))
+        };
+        assert_eq!(
+            othello_next_step(Step::Selective(2), 24, &timed, Duration::ZERO),
+            None
+        );
     }
 
     #[test]

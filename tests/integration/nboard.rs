@@ -916,7 +916,8 @@ fn analysis_values_are_scores_never_bounds() {
 
 /// A long hint is alive (level 30 at 38 empties, whose exact solve takes days): a
 /// `nodestats` line at least every 2^22 nodes (counted in nodes, so that it is the same
-/// every run), and the best moves' lines as the search finds them, long before it ends.
+/// every run), and the best moves' lines as the search finds them, also inside an
+/// iteration (a `nodestats` between two lines of one depth), long before it ends.
 #[test]
 fn a_long_hint_shows_its_progress_and_lines_as_they_come() {
     let moves = "F5 D6 C3 D3 C4 F4 C5 B3 C2 E3 D2 C6 B4 A4 B5 E6 F6 E1 D1 E2 F1 C1";
@@ -962,5 +963,14 @@ fn a_long_hint_shows_its_progress_and_lines_as_they_come() {
         .map(|l| hint_move(l))
         .collect();
     assert!(moves.len() >= 4, "{seen:?}");
+    // Inside an iteration: progress between two lines of the same depth.
+    let searches: Vec<usize> = (0..seen.len())
+        .filter(|&i| seen[i].starts_with("search "))
+        .collect();
+    let depth = |i: usize| seen[i].split_whitespace().nth(4).unwrap();
+    let inside = searches.windows(2).any(|w| {
+        depth(w[0]) == depth(w[1]) && seen[w[0]..w[1]].iter().any(|l| l.starts_with("nodestats "))
+    });
+    assert!(inside, "{seen:?}");
     assert_eq!(engine.finish().1, Some(0));
 }

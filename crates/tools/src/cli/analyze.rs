@@ -10,13 +10,13 @@ use std::sync::atomic::AtomicBool;
 use super::args::{Args, is_option};
 use super::out::{Failure, out};
 use iago_core::eval::othello_evaluator;
-use iago_core::game::{Color, Game, Score};
+use iago_core::game::{Color, Score};
 use iago_core::options::Range;
 use iago_core::othello::game_input::{GameInput, parse_game};
 use iago_core::othello::notation::format_position;
 use iago_core::othello::wthor::{read_wthor_game, read_wthor_players};
 use iago_core::othello::{DISC, Move, Position};
-use iago_core::search::{Confidence, Limits, Searcher};
+use iago_core::search::{Confidence, Focus, Limits, Searcher};
 
 const HELP: &str = "usage: iago analyze GAME [OPTIONS]
        iago analyze --wthor FILE.wtb --game N [OPTIONS]
@@ -24,8 +24,13 @@ const HELP: &str = "usage: iago analyze GAME [OPTIONS]
 Searches every position of a game and prints, for each move: its number (a pass
 counts as a move, as NBoard numbers them; a pass has no row), the player,
 the move played and its score, the best move and its score (scores in discs, from the
-mover's view), the discs the move lost (best minus played, 0 for the best move) and
-whether the scores are exact (`exact`) or searched to a depth (`d14`). Then a summary
+mover's view), the discs the move lost (best minus played before they are rounded, 0
+for the best move) and
+whether the scores are exact (`exact`) or searched to a depth (`d14`). Both scores
+come from searches of the same position to the same depth (the played move's limited
+to that move); the depth is --depth, or one less where that would end the searches at
+an odd number of empty squares, so that every search ends with the same side to move
+(the evaluation swings by about 3 discs between the two). Then a summary
 per player: moves, mistakes (moves that lost discs), discs lost, and the move from
 which the player's scores are exact; and the result when the game is over.
 
@@ -53,7 +58,7 @@ JSON: one object
    \"solve\": N, \"moves\": [MOVE...], \"players\": {\"black\": PLAYER, \"white\": PLAYER},
    \"result\": DISCS|null}
   MOVE   = {\"number\": N, \"color\": \"black\"|\"white\", \"empties\": N,
-            \"played\": \"f5\", \"played_score\": DISCS, \"best\": \"f5\",
+            \"depth\": N, \"played\": \"f5\", \"played_score\": DISCS, \"best\": \"f5\",
             \"best_score\": DISCS, \"lost\": DISCS, \"exact\": true|false}
   PLAYER = {\"moves\": N, \"mistakes\": N, \"lost\": DISCS, \"exact_from\": N|null}
 POSITION is 64 characters and the side (`X`/`O`); scores are whole discs from the
@@ -193,25 +198,39 @@ fn read_game(options: &Options) -> Result<GameInput, String> {
 struct Row {
     number: usize,
     color: Color,
+    /// The depth of the move's midgame searches.
+    depth: u32,
     empties: u32,
     played: Move,
     played_score: i32,
     best: Move,
     best_score: i32,
+    /// The discs lost, rounded once from the scores as searched (the scores shown are
+    /// rounded each, so that their difference may be a disc off).
+    lost: i32,
     exact: bool,
 }
 
 impl Row {
-    fn lost(&self) -> i32 {
-        (self.best_score - self.played_score).max(0)
-    }
-
     /// A score of this row from Black's view.
     fn for_black(&self, score: i32) -> i32 {
         match self.color {
             Color::Black => score,
             Color::White => -score,
         }
+    }
+}
+
+/// The depth of the searches of a position with `empties` empty squares: `depth`, or
+/// one ply less where that would end them at an odd number of empties. Every search of
+/// a game then ends with the same parity (the same side to move, but for passes): the
+/// evaluation swings by about 3 discs between the two, and would otherwise tilt one
+/// player's scores against the other's.
+fn parity_depth(depth: u32, empties: u32) -> u32 {
+    if (empties + depth).is_multiple_of(2) || depth == 1 {
+        depth
+    } else {
+        depth - 1
     }
 }
 
@@ -233,11 +252,14 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         .allocate_tables()
         .map_err(|e| format!("analyze: --hash {}: {e}", options.hash_mb))?;
     let stop = AtomicBool::new(false);
-    let limits = |pos: &Position, depth: u32| Limits {
+    // The best move and the move played are scored alike: by searches of the same
+    // position to the same depth, the played one's restricted to that move.
+    let depth_at = |pos: &Position| parity_depth(options.depth, pos.empty_count());
+    let limits = |pos: &Position| Limits {
         depth: Some(if pos.empty_count() <= options.solve {
             64
         } else {
-            depth
+            depth_at(pos)
         }),
         ..Limits::default()
     };
@@ -249,27 +271,32 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         // A pass counts as a move, as NBoard numbers them.
         let number = index + 1;
         log::info!("analyze: move {number} ({played})");
-        let report = searcher.search(&pos, &limits(&pos, options.depth), &stop, &mut |_| {});
+        let limits = limits(&pos);
+        searcher.clear();
+        let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
         let best = report.best_move.unwrap_or(played);
-        let best_score = discs(report.score);
         let mut exact = report.confidence == Confidence::Exact;
         let played_score = if best == played {
-            best_score
+            report.score
         } else {
-            let child = pos.play(played);
-            let depth = options.depth.saturating_sub(1).max(1);
-            let reply = searcher.search(&child, &limits(&child, depth), &stop, &mut |_| {});
+            let focus = Focus {
+                moves: Some(vec![played]),
+                ..Focus::default()
+            };
+            let reply = searcher.search_focused(&pos, &limits, &stop, &focus, &());
             exact &= reply.confidence == Confidence::Exact;
-            -discs(reply.score)
+            reply.score
         };
         rows.push(Row {
             number,
             color: pos.side,
+            depth: depth_at(&pos),
             empties: pos.empty_count(),
             played,
-            played_score,
+            played_score: discs(played_score),
             best,
-            best_score,
+            best_score: discs(report.score),
+            lost: discs((report.score - played_score).max(0)),
             exact,
         });
     }
@@ -288,8 +315,8 @@ fn summary(rows: &[Row], color: Color) -> Summary {
     let own: Vec<&Row> = rows.iter().filter(|row| row.color == color).collect();
     Summary {
         moves: own.len(),
-        mistakes: own.iter().filter(|row| row.lost() > 0).count(),
-        lost: own.iter().map(|row| row.lost()).sum(),
+        mistakes: own.iter().filter(|row| row.lost > 0).count(),
+        lost: own.iter().map(|row| row.lost).sum(),
         exact_from: own.iter().find(|row| row.exact).map(|row| row.number),
     }
 }
@@ -318,7 +345,7 @@ fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
+fn table(game: &GameInput, rows: &[Row]) -> String {
     let mut text = String::new();
     let who = |name: &Option<String>| name.clone().unwrap_or_else(|| "?".into());
     let _ = writeln!(
@@ -334,7 +361,7 @@ fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
         "#", "color", "emp", "played", "score", "best", "score", "lost"
     );
     for row in rows {
-        let lost = row.lost();
+        let lost = row.lost;
         let _ = writeln!(
             text,
             "{:>3} {:<5} {:>3} {:>6} {:>+5} {:>6} {:>+5} {:>4}  {}{}",
@@ -349,7 +376,7 @@ fn table(options: &Options, game: &GameInput, rows: &[Row]) -> String {
             if row.exact {
                 "exact".to_string()
             } else {
-                format!("d{}", options.depth)
+                format!("d{}", row.depth)
             },
             if lost > 0 { "  <" } else { "" }
         );
@@ -414,15 +441,16 @@ fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
         .iter()
         .map(|row| {
             format!(
-                "{{\"number\": {}, \"color\": \"{}\", \"empties\": {}, \"played\": \"{}\", \"played_score\": {}, \"best\": \"{}\", \"best_score\": {}, \"lost\": {}, \"exact\": {}}}",
+                "{{\"number\": {}, \"color\": \"{}\", \"empties\": {}, \"depth\": {}, \"played\": \"{}\", \"played_score\": {}, \"best\": \"{}\", \"best_score\": {}, \"lost\": {}, \"exact\": {}}}",
                 row.number,
                 name(row.color),
                 row.empties,
+                row.depth,
                 row.played,
                 row.played_score,
                 row.best,
                 row.best_score,
-                row.lost(),
+                row.lost,
                 row.exact
             )
         })
@@ -639,8 +667,8 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
     );
     // The mistakes: a dot for each, a label for those of two discs or more.
     let mut labels = Labels::default();
-    for row in rows.iter().filter(|row| row.lost() > 0) {
-        let lost = row.lost();
+    for row in rows.iter().filter(|row| row.lost > 0) {
+        let lost = row.lost;
         let (cx, cy) = (x(row.number), y(row.for_black(row.played_score)));
         let radius = 3.0 + 2.0 * f64::from(lost).sqrt();
         let fill = if row.color == Color::Black {
@@ -700,7 +728,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if options.json {
         out!("{}", json(&options, &game, &rows))
     } else {
-        out!("{}", table(&options, &game, &rows))
+        out!("{}", table(&game, &rows))
     }
 }
 

@@ -1,7 +1,7 @@
 //! GTP through the real binary: byte-exact replies for every command and error case,
-//! preprocessing, pipelining, `quit` during a search, end of input, passes and whole games.
+//! preprocessing, pipelining, `quit` after a search, end of input, passes and whole games.
 
-use crate::protocol_io::{Engine, run_all, run_command, with_memory_limit};
+use crate::protocol_io::{Engine, run_all, run_command, run_logged, with_memory_limit};
 use iago::game::Game;
 use iago::othello::{Move, Position};
 
@@ -205,18 +205,19 @@ fn invalid_bytes_get_an_error_reply() {
 }
 
 #[test]
-fn quit_cuts_a_long_search_short_and_is_answered() {
-    // One write: a search that would take ages, then quit. The search stops, its move is
-    // answered, then quit.
-    let (output, code) = run_all(
-        &["--book", "none"],
-        b"1 set_depth 60\n2 genmove b\n3 quit\n4 name\n",
+fn quit_waits_for_the_search_before_it() {
+    // One write: a search, then quit and a command after it. The search runs to its
+    // depth (GTP has no interrupt), its move is answered, then quit, and nothing after.
+    let (output, code, log) = run_logged(
+        &["--book", "none", "--hash", "16"],
+        b"1 set_depth 12\n2 genmove b\n3 quit\n4 name\n",
     );
     let replies: Vec<&str> = output.split("\n\n").filter(|r| !r.is_empty()).collect();
     assert_eq!(replies.len(), 3, "{output}");
     assert_eq!(replies[0], "=1 ");
     let mv: Move = replies[1].strip_prefix("=2 ").unwrap().parse().unwrap();
     assert!(Position::start().try_play(mv).is_some(), "{output}");
+    assert!(log.contains(" depth 12 "), "{log}");
     assert_eq!(replies[2], "=3 ");
     assert_eq!(code, Some(0));
 }

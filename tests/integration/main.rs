@@ -25,6 +25,7 @@ mod mill_search;
 mod movegen;
 mod nboard;
 mod perft;
+mod pipes;
 mod protocol_fuzz;
 mod regress;
 mod search;

@@ -109,6 +109,26 @@ impl Engine {
         }
     }
 
+    /// Waits for the engine to exit by itself, stdin still open; returns the rest of the
+    /// output and the exit code. Panics if it goes on (a hang guard, not a timing test).
+    pub fn exit_with_stdin_open(mut self) -> (Vec<String>, Option<i32>) {
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait for iago") {
+                break status;
+            }
+            assert!(
+                started.elapsed() < HANG,
+                "iago did not exit; so far: {:#?}",
+                self.transcript
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let rest: Vec<String> = self.lines.iter().collect();
+        drop(self.stdin.take());
+        (rest, status.code())
+    }
+
     /// Closes stdin and returns the rest of the output and the exit code.
     pub fn finish(self) -> (Vec<String>, Option<i32>) {
         let (rest, code, _) = self.finish_logged();
@@ -138,11 +158,32 @@ pub fn run_all(args: &[&str], input: &[u8]) -> (String, Option<i32>) {
 
 /// Runs `command` (iago, perhaps in a shell that sets limits first) on `input` all at
 /// once; returns stdout and the exit code.
-pub fn run_command(mut command: Command, input: &[u8]) -> (String, Option<i32>) {
+pub fn run_command(command: Command, input: &[u8]) -> (String, Option<i32>) {
+    let (stdout, code, _) = run_command_logged(command, input, false);
+    (stdout, code)
+}
+
+/// Runs iago on `input` all at once with its logs at level info; returns stdout, the exit
+/// code and the logs.
+pub fn run_logged(args: &[&str], input: &[u8]) -> (String, Option<i32>, String) {
+    let mut command = Command::new(IAGO);
+    command.args(args).env("RUST_LOG", "info");
+    run_command_logged(command, input, true)
+}
+
+fn run_command_logged(
+    mut command: Command,
+    input: &[u8],
+    logged: bool,
+) -> (String, Option<i32>, String) {
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(if logged {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .spawn()
         .expect("start iago");
     let mut stdin = child.stdin.take().expect("stdin");
@@ -156,5 +197,6 @@ pub fn run_command(mut command: Command, input: &[u8]) -> (String, Option<i32>) 
     (
         String::from_utf8(output.stdout).expect("stdout is UTF-8"),
         output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }

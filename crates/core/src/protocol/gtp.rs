@@ -2,8 +2,9 @@
 //! `=[id] result` / `?[id] message` replies out, each ended by an empty line.
 //!
 //! Replies are written in command order. A `genmove` runs as a job; commands that arrive
-//! meanwhile wait in a bounded queue, except that `quit` (or end of input) cuts the search
-//! short, so that its move is answered at once, then the rest.
+//! meanwhile wait in a bounded queue and run after it, `quit` and end of input included
+//! (GTP has no interrupt): a piped script at a fixed depth gives the same replies on every
+//! run, whatever follows it.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -332,17 +333,49 @@ enum Waiting {
     },
 }
 
+/// What a session keeps across `set_game`: the settings GTP commands gave (depth, limits,
+/// hash, threads, seed), the clock of `time_settings`/`time_left`, the GoGui mode, and per
+/// game its `set_rules` and evaluator (a game not played yet takes the last evaluator
+/// named where it has one of that name, else its default).
+#[derive(Clone, Debug)]
+pub struct Carry {
+    settings: Settings,
+    time: TimeState,
+    /// What each game played so far had, by [`EngineGame::ID`].
+    games: Vec<(&'static str, GameSettings)>,
+    gogui: bool,
+}
+
+/// The settings that belong to one game.
+#[derive(Clone, Debug, Default)]
+struct GameSettings {
+    rules: String,
+    eval: Option<String>,
+}
+
+impl Carry {
+    /// A session's start: the command line's settings.
+    pub fn new(settings: Settings) -> Carry {
+        Carry {
+            settings,
+            time: TimeState::default(),
+            games: Vec::new(),
+            gogui: false,
+        }
+    }
+}
+
 /// A GTP session over game `G`.
 pub struct Gtp<G: EngineGame> {
     engine: Engine<G>,
     out: Output,
     pending: VecDeque<Result<String, InputError>>,
     waiting: Option<Waiting>,
-    /// `quit` or end of input seen: searches stop at once.
-    quitting: bool,
     time: TimeState,
     /// The rule settings of `set_rules` so far, applied to every new game.
     rules: String,
+    /// The settings of the other games played, for a switch back.
+    other_games: Vec<(&'static str, GameSettings)>,
     /// A GoGui command was used: moves are GoGui's points from then on.
     gogui: bool,
 }
@@ -353,16 +386,66 @@ impl<G: EngineGame> Gtp<G> {
         wake: Arc<dyn Fn() + Send + Sync>,
         out: Output,
     ) -> Result<Gtp<G>, String> {
+        Gtp::resume(Carry::new(settings), wake, out)
+    }
+
+    /// A session that goes on from another game's (`set_game`).
+    pub fn resume(
+        carry: Carry,
+        wake: Arc<dyn Fn() + Send + Sync>,
+        out: Output,
+    ) -> Result<Gtp<G>, String> {
+        let Carry {
+            mut settings,
+            time,
+            games,
+            gogui,
+        } = carry;
+        let (mine, other_games): (Vec<_>, Vec<_>) =
+            games.into_iter().partition(|(game, _)| *game == G::ID);
+        let mine = mine.into_iter().next().map(|(_, mine)| mine);
+        if let Some(GameSettings { eval, .. }) = &mine {
+            settings.eval = eval.clone();
+        } else if let Some(name) = &settings.eval
+            && G::evaluator(name).is_err()
+        {
+            log::info!("{}: no evaluator {name:?}, using its default", G::GTP_NAME);
+            settings.eval = None;
+        }
         Ok(Gtp {
             engine: Engine::new(settings, wake)?,
             out,
             pending: VecDeque::new(),
             waiting: None,
-            quitting: false,
-            time: TimeState::default(),
-            rules: String::new(),
-            gogui: false,
+            time,
+            rules: mine.map(|mine| mine.rules).unwrap_or_default(),
+            other_games,
+            gogui,
         })
+    }
+
+    /// What the next game's session keeps of this one.
+    pub fn carry(&self) -> Carry {
+        let settings = self.engine.settings().clone();
+        let mut games = self.other_games.clone();
+        games.push((
+            G::ID,
+            GameSettings {
+                rules: self.rules.clone(),
+                eval: settings.eval.clone(),
+            },
+        ));
+        Carry {
+            settings,
+            time: self.time,
+            games,
+            gogui: self.gogui,
+        }
+    }
+
+    /// The lines read but not run yet, for the next game's session.
+    pub fn take_pending(&mut self) -> VecDeque<Result<String, InputError>> {
+        std::mem::take(&mut self.pending)
     }
 
     fn reply(&mut self, id: &Option<String>, result: Result<String, String>) {
@@ -465,29 +548,16 @@ impl<G: EngineGame> Gtp<G> {
                     Err("cannot score".into())
                 }
             }
-            Command::TimeSettings {
-                main,
-                byo_yomi,
-                stones,
-            } => {
-                self.time = TimeState {
-                    main,
-                    byo_yomi,
-                    stones,
-                    settings_given: true,
-                    left: [None, None],
-                };
-                ok("")
-            }
-            Command::TimeLeft {
-                color,
-                left,
-                stones,
-            } => {
-                let index = usize::from(color == Color::White);
-                self.time.left[index] = Some((left, stones));
-                ok("")
-            }
+            command @ (Command::TimeSettings { .. }
+            | Command::TimeLeft { .. }
+            | Command::SetDepth(_)
+            | Command::SetLevel(_)
+            | Command::SetNodes(_)
+            | Command::SetMovetime(_)
+            | Command::SetEval(_)
+            | Command::Hash(_)
+            | Command::Threads(_)
+            | Command::Seed(_)) => self.setting(command),
             Command::ListGames => Ok(GAMES
                 .iter()
                 .map(|(_, name)| *name)
@@ -527,54 +597,63 @@ impl<G: EngineGame> Gtp<G> {
             Command::Position => Ok(self.engine.position().format_position()),
             Command::Perft(depth) => {
                 self.waiting = Some(Waiting::Perft { id });
-                self.start(Job::Perft { depth });
+                self.engine.start(Job::Perft { depth });
                 return Flow::Continue;
             }
             Command::Solve => {
                 self.waiting = Some(Waiting::Solve { id });
                 let limits = self.engine.solve_limits();
-                self.start(Job::Solve { limits });
+                self.engine.start(Job::Solve { limits });
                 return Flow::Continue;
             }
             Command::Eval => Ok(G::score_to_text(self.engine.evaluate())),
-            Command::SetDepth(depth) => {
-                self.engine.set_depth(depth);
-                ok("")
-            }
-            Command::SetLevel(level) => {
-                self.engine.set_level(level);
-                ok("")
-            }
-            Command::SetNodes(nodes) => {
-                self.engine.set_nodes(nodes);
-                ok("")
-            }
-            Command::SetMovetime(movetime) => {
-                self.engine.set_movetime(movetime);
-                ok("")
-            }
-            Command::SetEval(name) => self
-                .engine
-                .set_evaluator(&name)
-                .map(|()| String::new())
-                .map_err(|e| e.to_string()),
-            Command::Hash(mb) => self
-                .engine
-                .set_hash_mb(mb)
-                .map(|()| String::new())
-                .map_err(|e| e.to_string()),
-            Command::Threads(threads) => {
-                self.engine.set_threads(threads);
-                ok("")
-            }
             Command::Gogui(command) => self.gogui(command),
-            Command::Seed(seed) => {
-                self.engine.set_seed(seed);
-                ok("")
-            }
         };
         self.reply(&id, result);
         Flow::Continue
+    }
+
+    /// A command that changes a setting: the clock, a search limit or the searcher.
+    fn setting(&mut self, command: Command<G::Move>) -> Result<String, String> {
+        match command {
+            Command::TimeSettings {
+                main,
+                byo_yomi,
+                stones,
+            } => {
+                self.time = TimeState {
+                    main,
+                    byo_yomi,
+                    stones,
+                    settings_given: true,
+                    left: [None, None],
+                };
+            }
+            Command::TimeLeft {
+                color,
+                left,
+                stones,
+            } => {
+                let index = usize::from(color == Color::White);
+                self.time.left[index] = Some((left, stones));
+            }
+            Command::SetDepth(depth) => self.engine.set_depth(depth),
+            Command::SetLevel(level) => self.engine.set_level(level),
+            Command::SetNodes(nodes) => self.engine.set_nodes(nodes),
+            Command::SetMovetime(movetime) => self.engine.set_movetime(movetime),
+            Command::SetEval(name) => self
+                .engine
+                .set_evaluator(&name)
+                .map_err(|e| e.to_string())?,
+            Command::Hash(mb) => self.engine.set_hash_mb(mb).map_err(|e| e.to_string())?,
+            Command::Threads(threads) => self.engine.set_threads(threads),
+            Command::Seed(seed) => self.engine.set_seed(seed),
+            other => {
+                log::error!("{other:?} is not a setting");
+                return Err("internal error".into());
+            }
+        }
+        Ok(String::new())
     }
 
     /// The commands of this game: GoGui's only where GoGui can show the game.
@@ -698,18 +777,8 @@ impl<G: EngineGame> Gtp<G> {
             play,
             undo: if play { 0 } else { undo },
         });
-        self.start(Job::Go { limits });
+        self.engine.start(Job::Go { limits });
         Flow::Continue
-    }
-
-    /// Starts a job; while quitting, it is cut short and answered at once.
-    fn start(&mut self, job: Job) {
-        self.engine.start(job);
-        if self.quitting {
-            self.engine.hurry();
-            let outcome = self.engine.wait();
-            self.complete(outcome);
-        }
     }
 
     /// Answers the job that finished with `outcome`.
@@ -787,25 +856,12 @@ impl<G: EngineGame> Gtp<G> {
         }
         Flow::Continue
     }
-
-    fn is_quit(line: &Result<String, InputError>) -> bool {
-        let Ok(line) = line else {
-            return false;
-        };
-        let line = preprocess(line);
-        let (_, rest) = split_id(&line);
-        rest.trim() == "quit"
-    }
 }
 
 impl<G: EngineGame> Session for Gtp<G> {
     fn line(&mut self, line: Result<String, InputError>) -> Flow {
         if self.waiting.is_none() {
             return self.handle(line);
-        }
-        if Self::is_quit(&line) {
-            self.quitting = true;
-            self.engine.hurry();
         }
         self.pending.push_back(line);
         if self.pending.len() > super::QUEUE {
@@ -828,14 +884,22 @@ impl<G: EngineGame> Session for Gtp<G> {
         Flow::Continue
     }
 
-    fn end(&mut self) {
-        self.quitting = true;
-        if self.waiting.is_some() {
-            self.engine.hurry();
-            let outcome = self.engine.wait();
-            self.complete(outcome);
+    /// Every command read is answered in its turn, each search run to its own end; then
+    /// the engine exits (or goes on with the game a queued `set_game` chose).
+    fn end(&mut self) -> Flow {
+        loop {
+            if self.waiting.is_some() {
+                let outcome = self.engine.wait();
+                self.complete(outcome);
+            }
+            let flow = self.drain();
+            if flow != Flow::Continue {
+                return flow;
+            }
+            if self.waiting.is_none() {
+                return Flow::Exit;
+            }
         }
-        let _ = self.drain();
     }
 
     fn busy(&self) -> bool {

@@ -3,7 +3,9 @@
 //! One thread reads input lines ([`lexer::read_lines`]); the main thread turns each into a
 //! typed command, drives the [`Engine`](crate::engine::Engine) (whose jobs run on a third
 //! thread) and is the only writer of stdout. Because the main thread never searches, it
-//! sees `ping`, `quit` or end of input at once and stops a search in flight.
+//! sees an interrupt (NBoard's `ping`, UGI's `stop`) at once and stops a search in flight;
+//! in GTP and UGI every other command, `quit` and end of input included, waits for the
+//! search before it, so that a piped script gives the same output on every run.
 
 pub mod gogui;
 pub mod gtp;
@@ -11,6 +13,7 @@ pub mod lexer;
 pub mod nboard;
 pub mod ugi;
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -61,13 +64,23 @@ pub enum Flow {
     SwitchGame(&'static str),
 }
 
+/// Input read but not run yet: what a session hands to the next game's session.
+#[derive(Debug, Default)]
+pub struct Input {
+    /// Lines in the order they came.
+    pub lines: VecDeque<Result<String, InputError>>,
+    /// End of input came after them.
+    pub ended: bool,
+}
+
 /// A protocol session over one game.
 pub trait Session {
     fn line(&mut self, line: Result<String, InputError>) -> Flow;
     /// The job thread has news.
     fn wake(&mut self) -> Flow;
-    /// End of input: finish what must be finished.
-    fn end(&mut self);
+    /// End of input: finish what must be finished. GTP may still switch game here (a
+    /// queued `set_game`).
+    fn end(&mut self) -> Flow;
     fn busy(&self) -> bool;
 }
 
@@ -98,13 +111,13 @@ pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result
     })?;
     // Refuse bad settings before reading any input.
     check_settings(game, &settings)?;
+    let mut input = Input::default();
     let (sender, events) = sync_channel(QUEUE);
     let reader = sender.clone();
     std::thread::Builder::new()
         .name("input".into())
         .spawn(move || lexer::read_lines(std::io::stdin(), reader))
         .map_err(|e| format!("cannot start the input thread: {e}"))?;
-    let mut first = None;
     let protocol = match protocol {
         Some(protocol) => protocol,
         None => match first_line(&events) {
@@ -114,20 +127,41 @@ pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result
                     Ok(Some(("ugi", _))) => Protocol::Ugi,
                     _ => Protocol::Gtp,
                 };
-                first = Some(line);
+                input.lines.push_back(line);
                 chosen
             }
             None => return Ok(()),
         },
     };
     log::info!("speaking {protocol:?}");
+    let mut carried = None;
     loop {
-        let flow = run_game(game, protocol, &settings, first.take(), &sender, &events)?;
-        match flow {
-            Flow::SwitchGame(next) => game = next,
+        let channel = Channel {
+            sender: &sender,
+            events: &events,
+        };
+        match run_game(
+            game,
+            protocol,
+            &settings,
+            carried.take(),
+            &mut input,
+            channel,
+        )? {
+            (Flow::SwitchGame(next), carry) => {
+                game = next;
+                carried = carry;
+            }
             _ => return Ok(()),
         }
     }
+}
+
+/// The main thread's events and the sender job threads wake it with.
+#[derive(Clone, Copy)]
+struct Channel<'a> {
+    sender: &'a SyncSender<Event>,
+    events: &'a Receiver<Event>,
 }
 
 /// The first line that is not blank (GTP ignores blank lines; so does the choice).
@@ -142,18 +176,23 @@ fn first_line(events: &Receiver<Event>) -> Option<Result<String, InputError>> {
     }
 }
 
+/// What a session gives the next game's session after a switch (GTP only).
+type Carried = Option<gtp::Carry>;
+
 /// Dispatches on the game; a new game adds one line here.
 fn run_game(
     game: &str,
     protocol: Protocol,
     settings: &Settings,
-    first: Option<Result<String, InputError>>,
-    sender: &SyncSender<Event>,
-    events: &Receiver<Event>,
-) -> Result<Flow, String> {
+    carried: Carried,
+    input: &mut Input,
+    channel: Channel,
+) -> Result<(Flow, Carried), String> {
     match game {
-        Position::ID => run_session::<Position>(protocol, settings, first, sender, events),
-        MillPosition::ID => run_session::<MillPosition>(protocol, settings, first, sender, events),
+        Position::ID => run_session::<Position>(protocol, settings, carried, input, channel),
+        MillPosition::ID => {
+            run_session::<MillPosition>(protocol, settings, carried, input, channel)
+        }
         _ => Err(format!("game {game:?} has no engine")),
     }
 }
@@ -182,11 +221,12 @@ fn check<G: EngineGame>(settings: &Settings) -> Result<(), String> {
 fn run_session<G: EngineGame>(
     protocol: Protocol,
     settings: &Settings,
-    first: Option<Result<String, InputError>>,
-    sender: &SyncSender<Event>,
-    events: &Receiver<Event>,
-) -> Result<Flow, String> {
-    let waker = sender.clone();
+    carried: Carried,
+    input: &mut Input,
+    channel: Channel,
+) -> Result<(Flow, Carried), String> {
+    let events = channel.events;
+    let waker = channel.sender.clone();
     // A full queue holds input lines, so the main loop wakes anyway: dropping is fine.
     let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
         let _ = waker.try_send(Event::Wake);
@@ -195,32 +235,42 @@ fn run_session<G: EngineGame>(
     match protocol {
         Protocol::NBoard => {
             let mut session = nboard::NBoard::<G>::new(settings.clone(), wake, out)?;
-            Ok(event_loop(&mut session, first, events))
+            Ok((event_loop(&mut session, input, events), None))
         }
         Protocol::Gtp => {
-            let mut session = gtp::Gtp::<G>::new(settings.clone(), wake, out)?;
-            Ok(event_loop(&mut session, first, events))
+            let carry = carried.unwrap_or_else(|| gtp::Carry::new(settings.clone()));
+            let mut session = gtp::Gtp::<G>::resume(carry, wake, out)?;
+            let flow = event_loop(&mut session, input, events);
+            if matches!(flow, Flow::SwitchGame(_)) {
+                // The lines the session queued came before those it was not fed yet.
+                let mut lines = session.take_pending();
+                lines.append(&mut input.lines);
+                input.lines = lines;
+                return Ok((flow, Some(session.carry())));
+            }
+            Ok((flow, None))
         }
         Protocol::Ugi => {
             let mut session = ugi::Ugi::<G>::new(settings.clone(), wake, out)?;
-            Ok(event_loop(&mut session, first, events))
+            Ok((event_loop(&mut session, input, events), None))
         }
     }
 }
 
-/// Feeds events to `session` until it exits or switches game.
-pub fn event_loop(
-    session: &mut dyn Session,
-    first: Option<Result<String, InputError>>,
-    events: &Receiver<Event>,
-) -> Flow {
-    if let Some(line) = first {
-        let flow = session.line(line);
-        if flow != Flow::Continue {
-            return flow;
-        }
-    }
+/// Feeds `session` the lines of `input` not run yet, then events, until it exits or
+/// switches game; what it was not fed stays in `input`.
+pub fn event_loop(session: &mut dyn Session, input: &mut Input, events: &Receiver<Event>) -> Flow {
     loop {
+        if let Some(line) = input.lines.pop_front() {
+            let flow = session.line(line);
+            if flow != Flow::Continue {
+                return flow;
+            }
+            continue;
+        }
+        if input.ended {
+            return session.end();
+        }
         let event = if session.busy() {
             // The job thread's wake-up may be dropped when the queue is full: look again
             // now and then.
@@ -236,8 +286,8 @@ pub fn event_loop(
             Event::Line(line) => session.line(line),
             Event::Wake => session.wake(),
             Event::End => {
-                session.end();
-                return Flow::Exit;
+                input.ended = true;
+                Flow::Continue
             }
         };
         if flow != Flow::Continue {

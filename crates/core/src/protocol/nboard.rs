@@ -544,8 +544,10 @@ impl<G: EngineGame> Session for NBoard<G> {
         Flow::Continue
     }
 
-    fn end(&mut self) {
+    /// The GUI closes the pipe to end the engine, also during a search: stop at once.
+    fn end(&mut self) -> Flow {
         self.cancel();
+        Flow::Exit
     }
 
     fn busy(&self) -> bool {

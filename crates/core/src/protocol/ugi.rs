@@ -4,10 +4,11 @@
 //! A `go` runs as a job: `info` lines follow its iterations and `bestmove` ends it. While
 //! it runs, `stop` cuts it short, and `isready`, `query` and `ugi` are answered at once
 //! (when nothing waits); any other command waits in a bounded queue and runs after the
-//! `bestmove`, in order. `quit` or end of input cuts the search short: its `bestmove` is
-//! written, then what waited (its searches cut short too), then the engine exits. UGI has no error reply: a line that cannot be
-//! carried out is answered with `info string error: ...` and changes nothing, so stdout
-//! never carries anything a driver could take for a reply.
+//! `bestmove`, in order. `quit` and end of input wait their turn too, so that a piped
+//! script at a fixed depth gives the same output on every run; only an infinite search,
+//! which has no end of its own, is stopped by them. UGI has no error reply: a line that
+//! cannot be carried out is answered with `info string error: ...` and changes nothing, so
+//! stdout never carries anything a driver could take for a reply.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -283,7 +284,7 @@ pub struct Ugi<G: EngineGame> {
     held: Option<String>,
     /// Lines that came during a search, to run after it.
     pending: VecDeque<Result<String, InputError>>,
-    /// End of input seen: searches are cut short.
+    /// `quit` or end of input is on its way: an infinite search is stopped at once.
     quitting: bool,
     /// The command line's `--depth` (without `--level`), restored by `Level` 0.
     plain_depth: Option<u32>,
@@ -571,15 +572,29 @@ impl<G: EngineGame> Ugi<G> {
         });
         self.held = None;
         self.engine.start(Job::Go { limits });
-        if self.quitting {
-            self.engine.hurry();
-            if let Some(search) = &mut self.search {
-                search.stopped = true;
-            }
-            let outcome = self.engine.wait();
-            self.progress();
-            self.complete(outcome);
+        if self.quitting && go.infinite {
+            self.finish_search();
         }
+    }
+
+    /// Ends the search in flight and answers it: a search with an end of its own is waited
+    /// for, an infinite one is stopped.
+    fn finish_search(&mut self) {
+        let Some(search) = &mut self.search else {
+            return;
+        };
+        if let Some(text) = self.held.take() {
+            self.search = None;
+            self.out.line(&text);
+            return;
+        }
+        if search.infinite && !search.stopped {
+            search.stopped = true;
+            self.engine.hurry();
+        }
+        let outcome = self.engine.wait();
+        self.progress();
+        self.complete(outcome);
     }
 
     /// Moves as UGI writes them, stopping at one that is not legal (never print one).
@@ -730,10 +745,12 @@ impl<G: EngineGame> Ugi<G> {
         match command {
             Some(Command::Stop) => return self.execute(Command::Stop),
             Some(Command::Quit) => {
-                // In its turn, after the search's answer: cut the search short, and any
-                // waiting before the quit too.
+                // In its turn, after the search's answer and what waits before it. An
+                // infinite search would never come to an end: it stops now.
                 self.quitting = true;
-                self.execute(Command::Stop);
+                if self.search.as_ref().is_some_and(|search| search.infinite) {
+                    self.execute(Command::Stop);
+                }
                 self.pending.push_back(line);
                 return Flow::Continue;
             }
@@ -791,21 +808,16 @@ impl<G: EngineGame> Session for Ugi<G> {
         Flow::Continue
     }
 
-    fn end(&mut self) {
+    /// What was read runs in its turn, each search to its own end (an infinite one is
+    /// stopped); then the engine exits.
+    fn end(&mut self) -> Flow {
         self.quitting = true;
-        if let Some(search) = &mut self.search {
-            search.stopped = true;
-            if let Some(text) = self.held.take() {
-                self.search = None;
-                self.out.line(&text);
-            } else {
-                self.engine.hurry();
-                let outcome = self.engine.wait();
-                self.progress();
-                self.complete(outcome);
+        loop {
+            self.finish_search();
+            if self.drain() != Flow::Continue || self.search.is_none() {
+                return Flow::Exit;
             }
         }
-        let _ = self.drain();
     }
 
     fn busy(&self) -> bool {

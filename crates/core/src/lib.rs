@@ -3,6 +3,7 @@
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod files;
 pub mod game;
 pub mod mill;
 pub mod options;

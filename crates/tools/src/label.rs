@@ -13,7 +13,6 @@
 //! side to move (i8; `i8::MIN` for none), so that training can blend the two. Files are written to a temporary name and renamed, so an
 //! interrupted run never leaves a truncated file behind.
 
-use std::io::Write as _;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -306,19 +305,13 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Labelled>, String> {
 
 /// Reads a label file.
 pub fn read(path: &Path) -> Result<Vec<Labelled>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = iago_core::files::read(path, iago_core::files::LABELS)?;
     decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Writes a label file crash-safely: a temporary file beside it, synced, then renamed.
+/// Writes a label file crash-safely ([`iago_core::files::write`]).
 pub fn write(path: &Path, records: &[Labelled]) -> Result<(), String> {
-    let temp = path.with_extension("tmp");
-    let fail = |e: std::io::Error| format!("{}: {e}", temp.display());
-    let mut file = std::fs::File::create(&temp).map_err(fail)?;
-    file.write_all(&encode(records)).map_err(fail)?;
-    file.sync_all().map_err(fail)?;
-    drop(file);
-    std::fs::rename(&temp, path).map_err(|e| format!("{}: {e}", path.display()))
+    Ok(iago_core::files::write(path, &encode(records))?)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The book file: a versioned binary format that tells a complete file from a damaged one,
-//! and the crash-safe way to replace it.
+//! and the lock that keeps two processes from writing it at once (the write itself is
+//! [`crate::files::write`]'s: crash-safe, through symbolic links).
 //!
 //! Layout (little-endian):
 //! ```text
@@ -21,11 +22,12 @@
 //! rejected before the checksum is even computed.
 
 use std::fmt;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::{Entry, Key};
+use crate::files::{self, FileError};
 use crate::othello::{DISC, Move};
 
 const MAGIC: &[u8; 8] = b"IAGOBOOK";
@@ -61,6 +63,15 @@ impl fmt::Display for BookError {
 }
 
 impl std::error::Error for BookError {}
+
+impl From<FileError> for BookError {
+    fn from(error: FileError) -> BookError {
+        BookError::Io {
+            path: error.path,
+            error: error.error,
+        }
+    }
+}
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> BookError + '_ {
     move |error| BookError::Io {
@@ -291,29 +302,6 @@ fn read_bounded(mut input: impl Read, path: &Path) -> Result<Vec<u8>, BookError>
     Ok(bytes)
 }
 
-/// Replaces the file at `path` by `bytes` so that a crash at any moment leaves either the
-/// old file or the new one, complete: write a temporary file beside it, flush it to disk,
-/// rename it over the old one, then flush the directory so the rename itself is durable.
-/// The caller holds the book's [`WriteLock`], so the temporary name cannot collide.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
-    let temporary = with_suffix(path, ".tmp");
-    let mut file = File::create(&temporary).map_err(io_error(&temporary))?;
-    file.write_all(bytes).map_err(io_error(&temporary))?;
-    file.sync_all().map_err(io_error(&temporary))?;
-    drop(file);
-    fs::rename(&temporary, path).map_err(io_error(path))?;
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    // Syncing a directory is how POSIX makes a rename durable; other systems may refuse to
-    // open a directory, and there the rename is as durable as the platform makes it.
-    if let Ok(directory) = File::open(directory) {
-        directory.sync_all().map_err(io_error(path))?;
-    }
-    Ok(())
-}
-
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
@@ -326,6 +314,8 @@ fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// never leaves a stale lock behind. The holder removes the file when it is done, so
 /// that nothing is left beside the book; a waiter that then finds its file gone from the
 /// path (another process made a new one) starts over with the file the path names now.
+/// The lock file lies beside the book a symbolic link names, so that two processes that
+/// reach one book through different links share one lock.
 pub struct WriteLock {
     file: File,
     path: PathBuf,
@@ -334,7 +324,7 @@ pub struct WriteLock {
 impl WriteLock {
     /// Waits until no other process holds the lock on the book at `path`, then takes it.
     pub fn acquire(path: &Path) -> Result<WriteLock, BookError> {
-        let lock_path = with_suffix(path, ".lock");
+        let lock_path = with_suffix(&files::resolve(path)?, ".lock");
         loop {
             let file = OpenOptions::new()
                 .create(true)

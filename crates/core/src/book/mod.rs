@@ -463,7 +463,7 @@ impl Book {
         }
         self.back_up();
         if let Some(path) = &self.path {
-            file::write_atomically(path, &self.to_bytes())?;
+            crate::files::write(path, &self.to_bytes())?;
         }
         Ok(report)
     }
@@ -471,7 +471,7 @@ impl Book {
     /// Writes the book to `path` crash-safely, under the book's lock.
     pub fn save_to(&self, path: &Path) -> Result<(), BookError> {
         let _lock = file::WriteLock::acquire(path)?;
-        file::write_atomically(path, &self.to_bytes())
+        Ok(crate::files::write(path, &self.to_bytes())?)
     }
 
     /// A book of the positions `counts` names, each with the number of games that went

@@ -181,7 +181,7 @@ impl PatternEval {
     /// The evaluator with weights read from a file (to compare retrained weights before
     /// they are embedded). Each call keeps its weights for the rest of the run.
     pub fn from_file(path: &str) -> Result<PatternEval, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = crate::files::read(std::path::Path::new(path), crate::files::WEIGHTS)?;
         let weights = PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?;
         Ok(PatternEval::with_weights(Box::leak(Box::new(weights))))
     }

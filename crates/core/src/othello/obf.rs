@@ -81,8 +81,8 @@ pub fn parse_obf_line(line: &str) -> Result<ObfProblem, FormatError> {
 /// Reads every problem of an OBF file; the error names the file and the line.
 pub fn read_obf_file(path: impl AsRef<Path>) -> Result<Vec<ObfProblem>, FormatError> {
     let path = path.as_ref();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| FormatError::new(format!("{}: {e}", path.display())))?;
+    let text = crate::files::read_text(path, crate::files::PROBLEMS)
+        .map_err(|e| FormatError::new(e.to_string()))?;
     text.lines()
         .enumerate()
         .filter(|(_, line)| {

@@ -10,8 +10,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -25,6 +23,7 @@ use super::openings::Opening;
 use super::report::{elo_text, forfeits_text, name_width, percent};
 use super::spec::EngineSpec;
 use super::stats::Tally;
+use iago_core::files::Replacement;
 use iago_core::game::{Color, Game};
 use iago_core::mill::notation::format_rules;
 use iago_core::mill::{MillPosition, Move, Rules};
@@ -167,9 +166,10 @@ pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, Stri
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    // Written as games end and put in place at the end, as `iago match --out` does.
     let mut out = match &config.out {
         Some(path) => {
-            Some(File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?)
+            Some(Replacement::create(path, "partial").map_err(|e| format!("cannot create {e}"))?)
         }
         None => None,
     };
@@ -217,7 +217,6 @@ pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, Stri
         if let Some(file) = &mut out {
             let line = record_line(number + 1, &summary.names, &game);
             file.write_all(line.as_bytes())
-                .and_then(|()| file.flush())
                 .map_err(|e| format!("cannot write the game record: {e}"))?;
         }
         if config.progress {
@@ -234,6 +233,9 @@ pub fn run_mill_match(config: &MillMatchConfig) -> Result<MillMatchSummary, Stri
                 summary.names[1]
             );
         }
+    }
+    if let Some(file) = out {
+        file.commit().map_err(|e| format!("cannot finish {e}"))?;
     }
     summary.wall_seconds = started.elapsed().as_secs_f64();
     Ok(summary)

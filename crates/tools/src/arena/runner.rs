@@ -3,7 +3,6 @@
 //! calling thread.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +18,7 @@ use super::openings::Opening;
 use super::record::ArenaRecord;
 use super::spec::{EngineSpec, Protocol};
 use super::stats::{Sprt, SprtVerdict, Tally};
+use iago_core::files::Replacement;
 use iago_core::game::Color;
 use iago_core::othello::Position;
 
@@ -359,12 +359,13 @@ impl MatchSummary {
     }
 }
 
-/// The output file: records are appended to `NAME.partial` in game order as games end (so
-/// a crash keeps what was played), and the file is synced and renamed at the end.
+/// The output file: records are appended to `NAME.partial` beside the file (the one a
+/// symbolic link names) in game order as games end, so that a crash keeps what was
+/// played, and it is synced and renamed over the file at the end; a device or a pipe is
+/// written into directly ([`iago_core::files::Replacement`]). An error removes the
+/// partial file.
 struct RecordFile {
-    file: File,
-    partial: PathBuf,
-    path: PathBuf,
+    file: Replacement,
     /// The game whose record is written next; later ones wait in `pending`.
     next: u32,
     pending: BTreeMap<u32, String>,
@@ -372,15 +373,10 @@ struct RecordFile {
 
 impl RecordFile {
     fn create(path: &Path) -> Result<RecordFile, String> {
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        let partial = PathBuf::from(partial);
-        let file = File::create(&partial)
-            .map_err(|e| format!("cannot create {}: {e}", partial.display()))?;
+        let file =
+            Replacement::create(path, "partial").map_err(|e| format!("cannot create {e}"))?;
         Ok(RecordFile {
             file,
-            partial,
-            path: path.to_path_buf(),
             next: 0,
             pending: BTreeMap::new(),
         })
@@ -397,9 +393,9 @@ impl RecordFile {
     }
 
     fn write(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.file, "{line}")
-            .and_then(|()| self.file.flush())
-            .map_err(|e| format!("cannot write {}: {e}", self.partial.display()))
+        self.file
+            .write_all(format!("{line}\n").as_bytes())
+            .map_err(|e| format!("cannot write {e}"))
     }
 
     /// Writes the records still waiting (games skipped after an early stop leave gaps),
@@ -408,10 +404,10 @@ impl RecordFile {
         for line in std::mem::take(&mut self.pending).into_values() {
             self.write(&line)?;
         }
+        let target = self.file.target().to_path_buf();
         self.file
-            .sync_all()
-            .and_then(|()| std::fs::rename(&self.partial, &self.path))
-            .map_err(|e| format!("cannot finish {}: {e}", self.path.display()))
+            .commit()
+            .map_err(|e| format!("cannot finish {}: {}", target.display(), e.error))
     }
 }
 

@@ -103,7 +103,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if !engines.is_empty() && !evaluators_named {
         evaluators.clear();
     }
-    let problems = read_obf_file(&file).map_err(|e| format!("{file}: {e}"))?;
+    let problems = read_obf_file(&file).map_err(|e| e.to_string())?;
     let problems = &problems[..problems.len().min(limit)];
     if problems.is_empty() {
         return Err(format!("{file}: no problems").into());

@@ -722,8 +722,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     }
     let rows = analyze(&options, &game)?;
     if let Some(path) = &options.svg {
-        std::fs::write(path, svg(&game, &rows))
-            .map_err(|e| format!("analyze: --svg {path}: {e}"))?;
+        iago_core::files::write(Path::new(path), svg(&game, &rows).as_bytes())
+            .map_err(|e| format!("analyze: --svg {e}"))?;
     }
     if options.json {
         out!("{}", json(&options, &game, &rows))

@@ -60,7 +60,10 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     }
     let openings = match openings_file {
         Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+            let text = iago_core::files::read_text(
+                std::path::Path::new(&path),
+                iago_core::files::OPENINGS,
+            )?;
             parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
         }
         None => default_openings(),

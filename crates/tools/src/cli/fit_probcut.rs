@@ -140,7 +140,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     }
     let source = render(&midgame, &endgame, &eval, deep)?;
     match out {
-        Some(path) => std::fs::write(&path, source).map_err(|e| format!("{path}: {e}"))?,
+        Some(path) => iago_core::files::write(std::path::Path::new(&path), source.as_bytes())
+            .map_err(String::from)?,
         None => out!("{source}")?,
     }
     Ok(())

@@ -219,8 +219,7 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let openings = match openings_source {
         None => openings::default_openings(),
         Some(OpeningSource::File(path)) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read opening file {path}: {e}"))?;
+            let text = read_openings(&path)?;
             openings::parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
         }
         Some(OpeningSource::Single(text)) => vec![openings::parse_opening(&text)?],
@@ -340,8 +339,7 @@ fn parse_mill_args(args: &[String]) -> Result<Option<MillMatchConfig>, String> {
     let openings = match source {
         None => random_openings(rules, games.div_ceil(2) as usize, plies, seed),
         Some(OpeningSource::File(path)) => {
-            let text = std::fs::read_to_string(&path)
-                .map_err(|e| format!("cannot read opening file {path}: {e}"))?;
+            let text = read_openings(&path)?;
             parse_openings(rules, &text).map_err(|e| format!("{path}: {e}"))?
         }
         Some(OpeningSource::Single(text)) => vec![parse_opening(rules, &text)?],
@@ -393,4 +391,10 @@ fn seconds(text: &str, option: &str) -> Result<Duration, String> {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| format!("{option}: {text:?} is not a positive number of seconds"))
+}
+
+/// The text of an openings file (`--openings`), bounded.
+fn read_openings(path: &str) -> Result<String, String> {
+    iago_core::files::read_text(std::path::Path::new(path), iago_core::files::OPENINGS)
+        .map_err(|e| format!("cannot read the openings file {e}"))
 }

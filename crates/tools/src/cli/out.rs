@@ -26,6 +26,12 @@ impl From<&str> for Failure {
     }
 }
 
+impl From<iago_core::files::FileError> for Failure {
+    fn from(error: iago_core::files::FileError) -> Failure {
+        Failure::Error(error.to_string())
+    }
+}
+
 impl From<io::Error> for Failure {
     fn from(error: io::Error) -> Failure {
         if error.kind() == io::ErrorKind::BrokenPipe {

@@ -21,7 +21,7 @@ const HELP: &str =
                   [--labels MODE] [--game-weight W] [--stages S]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
-src/eval/weights/patterns.bin, which the next build embeds). The positions come from
+crates/core/src/eval/weights/patterns.bin, which the next build embeds). The positions come from
 the WTHOR games in DIR, labelled with the games' scores, and from files of positions
 scored by iago's searches (`iago label`; --samples may be repeated), and from self-play
 game records (`iago selfplay`; --games may be repeated), every position labelled with
@@ -51,7 +51,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut init: Option<String> = None;
     let mut game_weight = 0.0f32;
     let mut stages = STAGES;
-    let mut out = PathBuf::from("src/eval/weights/patterns.bin");
+    let mut out = PathBuf::from("crates/core/src/eval/weights/patterns.bin");
     let mut args = Args::new("train", args);
     while let Some(option) = args.next() {
         match option {
@@ -157,7 +157,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         None => Trainer::new(stages),
         Some("embedded") => Trainer::from_weights(PatternWeights::embedded()?),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let bytes =
+                iago_core::files::read(std::path::Path::new(path), iago_core::files::WEIGHTS)?;
             Trainer::from_weights(
                 &PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?,
             )
@@ -179,7 +180,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let test_errors = trainer.errors(&data.test);
     let weights = PatternWeights::from_values(trainer.stages(), &trainer.values())?;
     let bytes = weights.encode();
-    std::fs::write(&out, &bytes).map_err(|e| format!("{}: {e}", out.display()))?;
+    iago_core::files::write(&out, &bytes).map_err(String::from)?;
     // The held-out error of the stored (rounded) weights, through the evaluator itself.
     let stored: &'static PatternWeights = Box::leak(Box::new(weights));
     let eval = PatternEval::with_weights(stored);

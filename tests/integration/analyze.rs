@@ -366,7 +366,7 @@ fn bad_input_is_a_clear_error_and_writes_nothing() {
         ),
         (
             vec!["f5", "--game", "2"],
-            "iago: analyze: --game picks a game of a WTHOR file, and there is none\n".into(),
+            "iago: analyze: no game 2: the file holds one game\n".into(),
         ),
         (
             vec!["f5", "f6"],

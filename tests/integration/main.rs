@@ -15,6 +15,7 @@ mod book_file;
 mod cli_eval;
 mod cli_perft;
 mod cli_solve;
+mod files;
 mod formats;
 mod gpu_generator;
 mod gtp;

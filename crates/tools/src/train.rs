@@ -147,7 +147,7 @@ pub fn load_wthor(dir: &Path, config: &TrainConfig) -> Result<Dataset, String> {
     let mut data = Dataset::default();
     let mut seen = 0usize;
     for path in files {
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = iago_core::othello::wthor::read_bytes(&path).map_err(|e| e.to_string())?;
         // The header's depth of the theoretical score (byte 14); 0 means none given.
         let depth = u32::from(bytes.get(14).copied().unwrap_or(0));
         let games = parse_wthor(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;

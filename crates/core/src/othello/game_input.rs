@@ -8,11 +8,24 @@
 //!   GGS board string `[8 <64 squares> <side>]`, either one optionally followed by a
 //!   transcript from that position.
 //!
-//! A WTHOR game is binary: [`super::wthor::read_wthor_game`] reads one, and
-//! [`GameInput::from_moves`] makes it a game like the others.
+//! A file of games ([`GameFile`]) holds one game or many, read the same way by every
+//! command (`analyze`, `book learn`):
+//!
+//! - a WTHOR database (binary: a name ending in `.wtb`, or bytes that are not text);
+//! - GGF records, one or many, anywhere in the text (as `iago match --out` writes them,
+//!   one a line, or as game servers archive them);
+//! - otherwise one game a line in any of the forms above (transcripts, positions with
+//!   moves), blank lines and lines starting with `#` skipped; a text whose lines are not
+//!   games each but which is one game as a whole (a transcript or a position written over
+//!   several lines) is that one game.
+//!
+//! Text may start with a UTF-8 byte order mark.
 
-use super::ggf::parse_ggf;
+use std::path::Path;
+
+use super::ggf::{parse_ggf, split_records};
 use super::notation::{FormatError, parse_position};
+use super::wthor::{read_bytes, wthor_count, wthor_game};
 use super::{Move, Position};
 use crate::game::Game;
 
@@ -143,6 +156,108 @@ pub fn parse_game(text: &str) -> Result<GameInput, FormatError> {
     GameInput::from_moves(start, &moves)
 }
 
+/// The error for game `number` of a file that holds `count`.
+pub fn no_such_game(number: usize, count: usize) -> FormatError {
+    let held = match count {
+        0 => "no game".to_string(),
+        1 => "one game".to_string(),
+        n => format!("games 1 to {n}"),
+    };
+    FormatError::new(format!("no game {number}: the file holds {held}"))
+}
+
+/// The games of a file (see the module documentation), each read when asked for.
+#[derive(Clone, Debug)]
+pub enum GameFile {
+    /// The bytes of a WTHOR database.
+    Wthor(Vec<u8>),
+    /// Each game's text with the line it starts on.
+    Text(Vec<(usize, String)>),
+}
+
+impl GameFile {
+    /// The games of the file at `path` (at most [`crate::files::GAMES`] bytes); `wthor`
+    /// reads it as a WTHOR database whatever its name.
+    pub fn read(path: &Path, wthor: bool) -> Result<GameFile, FormatError> {
+        let bytes = read_bytes(path)?;
+        let named_wthor = path
+            .extension()
+            .is_some_and(|ext| ext.eq_ignore_ascii_case("wtb"));
+        GameFile::from_bytes(bytes, wthor || named_wthor).map_err(|e| e.context(path.display()))
+    }
+
+    /// The games of a file's bytes: a WTHOR database when `wthor` is set or the bytes
+    /// are not text.
+    pub fn from_bytes(bytes: Vec<u8>, wthor: bool) -> Result<GameFile, FormatError> {
+        if wthor || bytes.contains(&0) {
+            wthor_count(&bytes)?;
+            return Ok(GameFile::Wthor(bytes));
+        }
+        let text = crate::files::text(bytes).map_err(|e| {
+            FormatError::new(format!("{e}; neither games as text nor a WTHOR database"))
+        })?;
+        GameFile::from_text(&text)
+    }
+
+    /// The games of a text: GGF records, or one game a line (or one game over several).
+    pub fn from_text(text: &str) -> Result<GameFile, FormatError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        if text.trim_start().starts_with('(') {
+            return Ok(GameFile::Text(split_records(text)?));
+        }
+        let lines: Vec<(usize, String)> = text
+            .lines()
+            .enumerate()
+            .map(|(index, line)| (index + 1, line.trim().to_string()))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+            .collect();
+        if lines.len() > 1
+            && lines.iter().any(|(_, line)| parse_game(line).is_err())
+            && parse_game(text).is_ok()
+        {
+            let first = lines[0].0;
+            return Ok(GameFile::Text(vec![(first, text.to_string())]));
+        }
+        Ok(GameFile::Text(lines))
+    }
+
+    /// How many games the file holds (WTHOR: as many as its header announces and it has
+    /// records for).
+    pub fn len(&self) -> usize {
+        match self {
+            GameFile::Wthor(bytes) => wthor_count(bytes).unwrap_or(0),
+            GameFile::Text(games) => games.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Game `number`, from 1; its error says which game (and line) it is.
+    pub fn game(&self, number: usize) -> Result<GameInput, FormatError> {
+        match self {
+            GameFile::Wthor(bytes) => {
+                let game = wthor_game(bytes, number)?;
+                GameInput::from_moves(Position::start(), &game.moves)
+                    .map_err(|e| e.context(format!("game {number}")))
+            }
+            GameFile::Text(games) => {
+                let (line, text) = games
+                    .get(number.wrapping_sub(1))
+                    .ok_or_else(|| no_such_game(number, games.len()))?;
+                parse_game(text).map_err(|e| {
+                    if games.len() == 1 {
+                        e
+                    } else {
+                        e.context(format!("game {number} (line {line})"))
+                    }
+                })
+            }
+        }
+    }
+}
+
 /// Where a leading position string (64 squares and the side, whitespace allowed) ends,
 /// if the text starts with one. A transcript never does: its second character is a
 /// digit from 1 to 8, which no square of a position string is.
@@ -239,6 +354,81 @@ mod tests {
         assert_eq!(implicit.moves, vec![Move::PASS, "g8".parse().unwrap()]);
         assert_eq!(implicit, explicit);
         assert_eq!(implicit.final_position().side, Color::Black);
+    }
+
+    #[test]
+    fn a_games_file_is_records_lines_or_one_game() {
+        let records = "(;GM[Othello]B[f5]W[d6];)\n(;GM[Othello]B[d3];)\n";
+        let games = GameFile::from_text(records).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games.game(2).unwrap().moves,
+            parse_transcript("d3").unwrap()
+        );
+        let lines = "\u{feff}# two games\nf5d6c3\n\nd3c3\n";
+        let games = GameFile::from_text(lines).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games.game(1).unwrap().moves,
+            parse_transcript("f5d6c3").unwrap()
+        );
+        let error = GameFile::from_text("f5d6\nzz\n")
+            .unwrap()
+            .game(2)
+            .unwrap_err();
+        assert!(
+            error.to_string().starts_with("game 2 (line 2): "),
+            "{error}"
+        );
+        // A position written over several lines, then its moves: one game.
+        let board = START.replace(' ', "");
+        let rows: Vec<&str> = (0..8).map(|row| &board[8 * row..8 * row + 8]).collect();
+        let text = format!("{}\n{}\nf5d6", rows.join("\n"), &board[64..]);
+        let games = GameFile::from_text(&text).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games.game(1).unwrap().moves.len(), 2);
+        assert_eq!(
+            games.game(2).unwrap_err().to_string(),
+            "no game 2: the file holds one game"
+        );
+        assert_eq!(
+            GameFile::from_text("\n# nothing\n")
+                .unwrap()
+                .game(1)
+                .unwrap_err()
+                .to_string(),
+            "no game 1: the file holds no game"
+        );
+    }
+
+    #[test]
+    fn a_wthor_database_is_told_by_its_bytes() {
+        let game = super::super::wthor::WthorGame {
+            moves: parse_transcript("f5d6c3").unwrap(),
+            black_discs: 0,
+            theoretical_black: 0,
+            year: 2026,
+        };
+        let bytes = super::super::wthor::encode_wthor(&[game.clone(), game], 2026).unwrap();
+        let games = GameFile::from_bytes(bytes, false).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games.game(2).unwrap().moves,
+            parse_transcript("f5d6c3").unwrap()
+        );
+        assert_eq!(
+            games.game(3).unwrap_err().to_string(),
+            "WTHOR: no game 3: the file holds games 1 to 2"
+        );
+        let empty = super::super::wthor::encode_wthor(&[], 2026).unwrap();
+        assert_eq!(
+            GameFile::from_bytes(empty, true)
+                .unwrap()
+                .game(1)
+                .unwrap_err()
+                .to_string(),
+            "WTHOR: no game 1: the file holds no game"
+        );
     }
 
     #[test]

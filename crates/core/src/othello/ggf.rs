@@ -207,6 +207,42 @@ fn record(input: &str) -> IResult<&str, Vec<(&str, String)>> {
     .parse(input)
 }
 
+/// The GGF records of a text that holds one or more (`iago match --out` writes one a
+/// line), each with the line it starts on; anything but white space between them is an
+/// error. Each record is read later, with [`parse_ggf`].
+pub fn split_records(text: &str) -> Result<Vec<(usize, String)>, FormatError> {
+    let mut records = Vec::new();
+    let mut line = 1;
+    let mut rest = text;
+    loop {
+        let trimmed = rest.trim_start();
+        line += rest[..rest.len() - trimmed.len()].matches('\n').count();
+        if trimmed.is_empty() {
+            return Ok(records);
+        }
+        match record(trimmed) {
+            Ok((after, _)) => {
+                let consumed = &trimmed[..trimmed.len() - after.len()];
+                records.push((line, consumed.trim().to_string()));
+                line += consumed.matches('\n').count();
+                rest = after;
+            }
+            Err(_) => {
+                // The record's own error, from the full parser.
+                let cut = trimmed.find(";)").map_or(trimmed.len(), |end| end + 2);
+                let error = parse_ggf(&trimmed[..cut])
+                    .err()
+                    .unwrap_or_else(|| FormatError::new("GGF: expected a record `(;...;)`"));
+                // The first record is often the only one: its error needs no number.
+                if records.is_empty() {
+                    return Err(error);
+                }
+                return Err(error.context(format!("record {} (line {line})", records.len() + 1)));
+            }
+        }
+    }
+}
+
 /// Reads one GGF game record (see the module documentation).
 pub fn parse_ggf(text: &str) -> Result<GgfGame, FormatError> {
     let fields = match record(text) {
@@ -469,6 +505,24 @@ mod tests {
         for text in bad {
             assert!(parse_ggf(&text).is_err(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn records_are_split_where_they_end() {
+        let one = format!("(;GM[Othello]BO[{START}]B[d3];)");
+        let text = format!("{one}\n(;GM[Othello]\n  B[f5]W[f6];)\n\n{one}  {one}\n");
+        let records = split_records(&text).unwrap();
+        let lines: Vec<usize> = records.iter().map(|(line, _)| *line).collect();
+        assert_eq!(lines, [1, 2, 5, 5]);
+        assert_eq!(records[1].1, "(;GM[Othello]\n  B[f5]W[f6];)");
+        for (_, record) in &records {
+            assert!(parse_ggf(record).is_ok(), "{record}");
+        }
+        let error = split_records(&format!("{one}\n{one} and text")).unwrap_err();
+        assert!(
+            error.to_string().starts_with("record 3 (line 2): GGF:"),
+            "{error}"
+        );
     }
 
     #[test]

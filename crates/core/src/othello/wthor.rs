@@ -11,6 +11,7 @@
 
 use std::path::Path;
 
+use super::game_input::no_such_game;
 use super::notation::FormatError;
 use super::position::Position;
 use super::square::Move;
@@ -143,28 +144,34 @@ pub fn encode_wthor(games: &[WthorGame], year: u16) -> Result<Vec<u8>, FormatErr
 /// Reads one WTHOR file.
 pub fn read_wthor_file(path: impl AsRef<Path>) -> Result<Vec<WthorGame>, FormatError> {
     let path = path.as_ref();
-    let bytes =
-        std::fs::read(path).map_err(|e| FormatError::new(format!("{}: {e}", path.display())))?;
-    parse_wthor(&bytes).map_err(|e| e.context(path.display()))
+    parse_wthor(&read_bytes(path)?).map_err(|e| e.context(path.display()))
+}
+
+/// The bytes of a WTHOR file, at most [`crate::files::GAMES`] of them.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FormatError> {
+    crate::files::read(path, crate::files::GAMES).map_err(|e| FormatError::new(e.to_string()))
 }
 
 /// Reads game `number` (from 1, in the file's order, whether or not other games replay)
 /// of one WTHOR file; a game whose moves are illegal is an error that says which.
 pub fn read_wthor_game(path: impl AsRef<Path>, number: usize) -> Result<WthorGame, FormatError> {
     let path = path.as_ref();
-    let bytes =
-        std::fs::read(path).map_err(|e| FormatError::new(format!("{}: {e}", path.display())))?;
-    wthor_game(&bytes, number).map_err(|e| e.context(path.display()))
+    wthor_game(&read_bytes(path)?, number).map_err(|e| e.context(path.display()))
+}
+
+/// The number of games a WTHOR file's bytes hold: as many as the header announces and
+/// the file has records for.
+pub fn wthor_count(bytes: &[u8]) -> Result<usize, FormatError> {
+    let (games, _) = header(bytes)?;
+    Ok(games.min((bytes.len() - HEADER_LEN) / RECORD_LEN))
 }
 
 /// The record of game `number` (from 1) of a WTHOR file's bytes, and the year.
 fn record(bytes: &[u8], number: usize) -> Result<(&[u8], u16), FormatError> {
-    let (games, year) = header(bytes)?;
-    let held = games.min((bytes.len() - HEADER_LEN) / RECORD_LEN);
+    let (_, year) = header(bytes)?;
+    let held = wthor_count(bytes)?;
     if number == 0 || number > held {
-        return Err(FormatError::new(format!(
-            "WTHOR: no game {number}, the file holds games 1 to {held}"
-        )));
+        return Err(no_such_game(number, held).context("WTHOR"));
     }
     Ok((
         &bytes[HEADER_LEN + (number - 1) * RECORD_LEN..][..RECORD_LEN],
@@ -238,13 +245,13 @@ pub fn read_wthor_players(path: impl AsRef<Path>, number: usize) -> Option<(Stri
             file.file_name()
                 .is_some_and(|name| name.eq_ignore_ascii_case("WTHOR.JOU"))
         })?;
-    let players = std::fs::read(&jou)
-        .map_err(|e| log::warn!("{}: {e}", jou.display()))
+    let players = crate::files::read(&jou, crate::files::GAMES)
+        .map_err(|e| log::warn!("{e}"))
         .ok()?;
     let players = parse_wthor_players(&players)
         .map_err(|e| log::warn!("{}: {e}", jou.display()))
         .ok()?;
-    let game = std::fs::read(path).ok()?;
+    let game = read_bytes(path).ok()?;
     let (black, white) = wthor_player_ids(&game, number).ok()?;
     let name = |id: u16| players.get(usize::from(id)).cloned();
     Some((name(black)?, name(white)?))

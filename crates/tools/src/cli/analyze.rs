@@ -3,18 +3,18 @@
 //! JSON, and as an SVG score curve.
 
 use std::fmt::Write as _;
-use std::io::Read as _;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use super::args::{Args, is_option};
 use super::out::{Failure, out};
 use iago_core::eval::othello_evaluator;
-use iago_core::game::{Color, Score};
+use iago_core::files;
+use iago_core::game::{Color, Game, Score};
 use iago_core::options::Range;
-use iago_core::othello::game_input::{GameInput, parse_game};
+use iago_core::othello::game_input::{GameFile, GameInput};
 use iago_core::othello::notation::format_position;
-use iago_core::othello::wthor::{read_wthor_game, read_wthor_players};
+use iago_core::othello::wthor::read_wthor_players;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Confidence, Focus, Limits, Searcher};
 
@@ -37,12 +37,14 @@ which the player's scores are exact; and the result when the game is over.
 GAME is a file or the text itself (`-` reads stdin): a GGF record, a transcript from
 the standard start (`f5d6c3d3`, any case, passes may be left out), or a position (64
 squares and the side to move, `X O -`, or the GGS board string `[8 <64> <side>]`)
-followed by the moves from there. A file ending in `.wtb` is a WTHOR database.
+followed by the moves from there. A file may hold many games: GGF records (as `iago
+match --out` writes them), one game a line, or a WTHOR database (`.wtb`); --game N
+picks one. A file is read up to 64 MiB.
 
 Options:
-  --wthor FILE     a WTHOR database (`.wtb`); --game N picks its game (from 1); the
-                   players' names come from the WTHOR.JOU beside it
-  --game N         the game of a WTHOR file (default 1)
+  --game N         the game of a file that holds several (from 1; default 1)
+  --wthor FILE     a WTHOR database, whatever its name; the players' names come from
+                   the WTHOR.JOU beside a WTHOR file
   --depth N        midgame search depth (default 14)
   --solve N        solve exactly from N empty squares on (default 20)
   --eval NAME      evaluator (default: the default)
@@ -85,7 +87,7 @@ const SOLVE: Range<u32> = Range {
 struct Options {
     game: Option<String>,
     wthor: Option<String>,
-    game_number: usize,
+    game_number: Option<usize>,
     depth: u32,
     solve: u32,
     eval: String,
@@ -99,7 +101,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut options = Options {
         game: None,
         wthor: None,
-        game_number: 1,
+        game_number: None,
         depth: 14,
         solve: 20,
         eval: "default".into(),
@@ -108,13 +110,12 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         json: false,
         svg: None,
     };
-    let mut game_number = None;
     let mut args = Args::new("analyze", args);
     while let Some(arg) = args.next() {
         match arg {
             "-h" | "--help" => return Ok(None),
             "--wthor" => options.wthor = Some(args.value(arg)?),
-            "--game" => game_number = Some(args.ranged(arg, &GAME)?),
+            "--game" => options.game_number = Some(args.ranged(arg, &GAME)?),
             "--depth" => options.depth = args.ranged(arg, &iago_core::options::DEPTH)?,
             "--solve" => options.solve = args.ranged(arg, &SOLVE)?,
             "--eval" => options.eval = args.value(arg)?,
@@ -128,25 +129,11 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             _ => return Err(format!("analyze: unexpected argument {arg:?}")),
         }
     }
-    if let Some(game) = &options.game
-        && game.to_ascii_lowercase().ends_with(".wtb")
-    {
-        if options.wthor.is_some() {
-            return Err("analyze: a WTHOR file and --wthor: give one of them".into());
-        }
-        options.wthor = options.game.take();
-    }
     if options.game.is_some() && options.wthor.is_some() {
         return Err("analyze: a GAME and --wthor: give one of them".into());
     }
     if options.game.is_none() && options.wthor.is_none() {
         return Err("analyze: missing GAME (try `iago analyze --help`)".into());
-    }
-    if let Some(number) = game_number {
-        if options.wthor.is_none() {
-            return Err("analyze: --game picks a game of a WTHOR file, and there is none".into());
-        }
-        options.game_number = number;
     }
     Ok(Some(options))
 }
@@ -161,36 +148,55 @@ fn looks_like_a_path(text: &str) -> bool {
                 .is_some_and(|ext| ext.to_str().is_some_and(|e| e.len() <= 4)))
 }
 
-/// The game the options name: a WTHOR game, a file, stdin, or the text itself.
-fn read_game(options: &Options) -> Result<GameInput, String> {
+/// The games the options name: a file, stdin, or the text itself; with the name errors
+/// about them give (none for the text itself).
+fn read_games(options: &Options) -> Result<(GameFile, Option<String>), String> {
     if let Some(path) = &options.wthor {
-        let game = read_wthor_game(path, options.game_number).map_err(|e| e.to_string())?;
-        let mut input = GameInput::from_moves(Position::start(), &game.moves)
-            .map_err(|e| format!("{path}: game {}: {e}", options.game_number))?;
-        // The names are in the database's players file beside the games.
-        if let Some((black, white)) = read_wthor_players(path, options.game_number) {
-            (input.black, input.white) = (Some(black), Some(white));
-        }
-        return Ok(input);
+        let games = GameFile::read(Path::new(path), true).map_err(|e| e.to_string())?;
+        return Ok((games, Some(path.clone())));
     }
     let game = options.game.as_deref().unwrap_or_default();
     if game == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| format!("reading stdin: {e}"))?;
-        return parse_game(&text).map_err(|e| format!("stdin: {e}"));
+        let bytes = files::read_bounded(std::io::stdin().lock(), files::GAMES)
+            .map_err(|e| format!("stdin: {e}"))?;
+        let games = GameFile::from_bytes(bytes, false).map_err(|e| format!("stdin: {e}"))?;
+        return Ok((games, Some("stdin".into())));
     }
     let path = Path::new(game);
-    if path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{game}: {e}"))?;
-        return parse_game(&text).map_err(|e| format!("{game}: {e}"));
+    if std::fs::metadata(path).is_ok() {
+        // Any file: a device or a pipe too (its bound stops an endless one).
+        let games = GameFile::read(path, false).map_err(|e| e.to_string())?;
+        return Ok((games, Some(game.to_string())));
     }
-    match parse_game(game) {
-        Ok(input) => Ok(input),
+    match GameFile::from_text(game).and_then(|games| games.game(1).map(|_| games)) {
+        Ok(games) => Ok((games, None)),
         Err(_) if looks_like_a_path(game) => Err(format!("{game}: no such file")),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The game the options name: game `--game N` (default 1) of what they name.
+fn read_game(options: &Options) -> Result<GameInput, String> {
+    let (games, name) = read_games(options)?;
+    let number = options.game_number.unwrap_or(1);
+    if options.game_number.is_none() && games.len() > 1 {
+        log::warn!(
+            "{} holds {} games: analyzing game 1 (--game N for another)",
+            name.as_deref().unwrap_or("the text"),
+            games.len()
+        );
+    }
+    let mut input = games.game(number).map_err(|e| match &name {
+        Some(name) => format!("{name}: {e}"),
+        None => e.to_string(),
+    })?;
+    // A WTHOR database's players are named in the players file beside it.
+    if let (GameFile::Wthor(_), Some(path)) = (&games, &name)
+        && let Some((black, white)) = read_wthor_players(path, number)
+    {
+        (input.black, input.white) = (Some(black), Some(white));
+    }
+    Ok(input)
 }
 
 /// One analysed move.

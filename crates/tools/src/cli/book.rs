@@ -3,12 +3,12 @@
 //! ```text
 //! iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N]
 //!                 [--eval NAME] --out PATH
-//! iago book learn --book PATH [--depth N] [--plies N] [--eval NAME] GAMES_FILE
+//! iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE
 //! iago book show [--book PATH|none] [MOVES]
 //! iago book check PATH
 //! ```
-//! A games file holds one game a line as moves from the start position (`f5d6c3d3c4`,
-//! spaces allowed, passes optional); `#` starts a comment line.
+//! A games file is read as `iago analyze` reads one
+//! ([`iago_core::othello::game_input::GameFile`]): GGF records, one game a line, or WTHOR.
 
 use super::out::{Failure, outln};
 use std::path::{Path, PathBuf};
@@ -17,27 +17,101 @@ use std::time::Instant;
 use crate::book_build::{BuildSettings, build_book};
 use iago_core::book::{Book, BookChoice, LearnSettings};
 use iago_core::eval::othello_evaluator;
+use iago_core::options::{self, Range};
+use iago_core::othello::game_input::GameFile;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::Searcher;
 
 const USAGE: &str = "usage: iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N] [--eval NAME] --out PATH
-       iago book learn --book PATH [--depth N] [--plies N] [--eval NAME] GAMES_FILE
+       iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE
        iago book show [--book PATH|none] [MOVES]
-       iago book check PATH";
+       iago book check PATH
+
+`iago book SUBCOMMAND --help` describes each one.";
+
+const BUILD_HELP: &str = "usage: iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N] [--eval NAME] --out PATH
+
+Builds a book from the games of the WTHOR files (`*.wtb`) of DIR: every position of
+the first N plies that enough games went through, each searched to a depth, values
+backed up by minimax. The book is written whole to PATH (a temporary file beside it,
+renamed over it; through a symbolic link, to the file it names).
+
+Options:
+  --wthor DIR      the WTHOR files (default ../shared/data/wthor)
+  --plies N        positions up to N plies from the start (1..60, default 16)
+  --min-games N    positions at least N games went through (default 40)
+  --depth N        search depth of each position (1..64, default 8)
+  --threads N      searches at once (1..1024, default 1); the book does not depend on it
+  --eval NAME      evaluator (default: the default)
+  --out PATH       the book file to write";
+
+const LEARN_HELP: &str =
+    "usage: iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE
+
+Adds the games of GAMES_FILE to the book at PATH (made from the built-in book if there
+is no file yet) and saves it after each game. GAMES_FILE is read as `iago analyze`
+reads a game file (up to 64 MiB): GGF records (as `iago match --out` writes them),
+one game a line (transcripts like f5d6c3, positions with moves; `#` starts a comment
+line), or a WTHOR database.
+
+Options:
+  --book PATH      the book file to learn into
+  --game N         learn only game N of the file (from 1)
+  --depth N        search depth of the positions new to the book (1..64, default 10)
+  --plies N        learn the first N plies of each game (1..60, default 40)
+  --eval NAME      evaluator (default: the default)";
+
+const SHOW_HELP: &str = "usage: iago book show [--book PATH|none] [MOVES]
+
+Prints the book's moves in the position after MOVES (a transcript from the start, e.g.
+f5 d6), each with its value for the side to move, the games that went through it, the
+depth of its value and the book's line. --book picks a book file (default: the built-in
+book).";
+
+const CHECK_HELP: &str = "usage: iago book check PATH
+
+Reads the book file at PATH whole and says whether it is intact (its header, length,
+checksum and entries) and how many positions it holds; a damaged file is an error.";
+
+/// Plies of a game the book keeps.
+const PLIES: Range<usize> = Range {
+    name: "plies",
+    default: None,
+    min: 1,
+    max: 60,
+    unit: "",
+};
+
+/// The game of a games file, from 1.
+const GAME: Range<usize> = Range {
+    name: "game",
+    default: None,
+    min: 1,
+    max: usize::MAX,
+    unit: "",
+};
+
+/// A book subcommand, given the words after its name.
+type Subcommand = fn(&[String]) -> Result<(), Failure>;
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let rest = args.get(1..).unwrap_or_default();
-    match args.first().map(String::as_str) {
-        Some("build") => build(rest),
-        Some("learn") => learn(rest),
-        Some("show") => show(rest),
-        Some("check") => check(rest),
+    let (help, run): (&str, Subcommand) = match args.first().map(String::as_str) {
+        Some("build") => (BUILD_HELP, build),
+        Some("learn") => (LEARN_HELP, learn),
+        Some("show") => (SHOW_HELP, show),
+        Some("check") => (CHECK_HELP, check),
         Some("help" | "--help" | "-h") => {
             outln!("{USAGE}")?;
-            Ok(())
+            return Ok(());
         }
-        _ => Err(format!("book: expected a subcommand\n{USAGE}").into()),
+        _ => return Err(format!("book: expected a subcommand\n{USAGE}").into()),
+    };
+    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+        outln!("{help}")?;
+        return Ok(());
     }
+    run(rest)
 }
 
 /// `--name value` options and positional arguments.
@@ -82,7 +156,19 @@ impl Options {
             None => Ok(default),
             Some(text) => text
                 .parse()
-                .map_err(|_| format!("book: bad --{name} value {text:?}")),
+                .map_err(|_| format!("book: --{name}: {text:?} is not a valid number")),
+        }
+    }
+
+    /// The value of `--name`, in `range` (the error states it).
+    fn ranged<T>(&self, name: &str, range: &Range<T>, default: T) -> Result<T, String>
+    where
+        T: Copy + PartialOrd + std::fmt::Display + std::str::FromStr,
+    {
+        match self.get(name) {
+            None => Ok(default),
+            Some(text) => super::args::ranged(&format!("--{name}"), text, range)
+                .map_err(|error| format!("book: {error}")),
         }
     }
 }
@@ -113,10 +199,10 @@ fn build(args: &[String]) -> Result<(), Failure> {
     let eval = options.get("eval").unwrap_or("default").to_string();
     searcher(&eval)?;
     let settings = BuildSettings {
-        plies: options.number("plies", 16)?,
+        plies: options.ranged("plies", &PLIES, 16)?,
         min_games: options.number("min-games", 40)?,
-        depth: options.number("depth", 8)?,
-        threads: options.number("threads", 1)?,
+        depth: options.ranged("depth", &options::DEPTH, 8)?,
+        threads: options.ranged("threads", &options::THREADS, 1)?,
     };
     let start = Instant::now();
     let games: Vec<Vec<_>> = iago_core::othello::wthor::read_wthor_dir(&wthor)
@@ -184,36 +270,45 @@ fn parse_game(text: &str) -> Result<Vec<Move>, String> {
 }
 
 fn learn(args: &[String]) -> Result<(), Failure> {
-    let options = Options::parse(args, &["book", "depth", "plies", "eval"])?;
+    let options = Options::parse(args, &["book", "game", "depth", "plies", "eval"])?;
     let path = options
         .get("book")
         .ok_or("book learn: --book PATH is required")?;
-    let games_file = options
-        .positional
-        .first()
-        .ok_or("book learn: missing GAMES_FILE")?;
+    let games_file = match options.positional.as_slice() {
+        [file] => file,
+        [] => return Err("book learn: missing GAMES_FILE".into()),
+        [_, extra, ..] => return Err(format!("book learn: unexpected argument {extra:?}").into()),
+    };
     let defaults = LearnSettings::default();
     let settings = LearnSettings {
-        depth: options.number("depth", defaults.depth)?,
-        plies: options.number("plies", defaults.plies)?,
+        depth: options.ranged("depth", &options::DEPTH, defaults.depth)?,
+        plies: options.ranged("plies", &PLIES, defaults.plies)?,
+    };
+    let only = match options.get("game") {
+        Some(_) => Some(options.ranged("game", &GAME, 1)?),
+        None => None,
     };
     let mut searcher = searcher(options.get("eval").unwrap_or("default"))?;
-    let text = std::fs::read_to_string(games_file)
-        .map_err(|e| format!("book learn: {games_file}: {e}"))?;
+    let games =
+        GameFile::read(Path::new(games_file), false).map_err(|e| format!("book learn: {e}"))?;
+    if games.is_empty() {
+        return Err(format!("book learn: {games_file} holds no game").into());
+    }
+    let numbers = match only {
+        Some(number) => number..=number,
+        None => 1..=games.len(),
+    };
     let mut book = Book::open(Path::new(path)).map_err(|e| e.to_string())?;
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let moves = parse_game(line).map_err(|e| format!("{games_file}:{}: {e}", number + 1))?;
+    for number in numbers {
+        let game = games
+            .game(number)
+            .map_err(|e| format!("book learn: {games_file}: {e}"))?;
         let report = book
-            .learn_game(&Position::start(), &moves, &mut searcher, &settings)
+            .learn_game(&game.start, &game.moves, &mut searcher, &settings)
             .map_err(|e| e.to_string())?;
         // Printed only once the game is safely on disk: the crash test relies on it.
         outln!(
-            "learned game {} added {} searched {} book {}",
-            number + 1,
+            "learned game {number} added {} searched {} book {}",
             report.added,
             report.searched,
             book.len()

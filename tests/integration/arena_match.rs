@@ -356,3 +356,43 @@ fn an_engine_with_its_own_clock_is_told_that_clock() {
         assert!(game.contains("TI[0:04]"), "no clock in {game}");
     }
 }
+
+#[test]
+fn a_gtp_engine_on_a_clock_is_told_its_time_to_the_millisecond() {
+    // The engine's input is copied to a log on its way in (the engine is a shell command).
+    let dir = scratch("clock");
+    let log = dir.join("gtp.log");
+    let player = format!(
+        "tee -a {} | {IAGO} --protocol gtp --player random --book none --hash 1",
+        log.display()
+    );
+    run_match(&[
+        "--games",
+        "2",
+        "--start",
+        "start",
+        "--clock",
+        "1",
+        "--quiet",
+        "--engine",
+        &format!("g=gtp:{player}"),
+        "--engine",
+        &format!("n=nboard:{IAGO} --player random --book none --hash 1"),
+    ]);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(sent.contains(" time_settings 1.000 0 0\n"), "{sent}");
+    let times: Vec<f64> = sent
+        .lines()
+        .filter_map(|line| line.split_once(" time_left ")?.1.split(' ').nth(1))
+        .map(|seconds| seconds.parse().unwrap())
+        .collect();
+    assert!(times.len() > 20, "{sent}");
+    // On a one-second clock every time told is under a second and above zero, with its
+    // milliseconds: whole seconds would read 0.
+    assert!(
+        times.iter().all(|&t| t > 0.0 && t <= 1.0),
+        "{times:?}\n{sent}"
+    );
+    assert!(times.iter().any(|&t| t < 1.0), "{times:?}");
+}

@@ -2,8 +2,10 @@
 //! (`boardsize 8` for Othello, `set_game mill` and `set_rules` for Mill), `clear_board`, the
 //! moves of both sides as `play`, `time_settings` once per game and `time_left` for both
 //! colours before each `genmove` in clock games; a time per move is `set_movetime MS` when
-//! the engine lists it. Every command carries an id, and the reply must echo it. GTP can
-//! only reach positions by moves from the start.
+//! the engine lists it. Times are sent in seconds with three decimals (GTP's specification
+//! has whole seconds only, which turn the last second of a clock into 0): an engine that
+//! refuses them gets whole seconds from then on. Every command carries an id, and the reply
+//! must echo it. GTP can only reach positions by moves from the start.
 
 use std::time::{Duration, Instant};
 
@@ -157,6 +159,8 @@ pub struct GtpDriver<G: ArenaGame = Position> {
     movetime_set: bool,
     /// The moves the engine's board holds, from the start position.
     known: Option<usize>,
+    /// The engine accepts times with decimals (until it refuses one).
+    decimals: bool,
 }
 
 impl<G: ArenaGame> GtpDriver<G> {
@@ -196,6 +200,7 @@ impl<G: ArenaGame> GtpDriver<G> {
             start,
             movetime_set,
             known: None,
+            decimals: true,
         })
     }
 
@@ -239,26 +244,44 @@ impl<G: ArenaGame> GtpDriver<G> {
         self.known = Some(record.moves.len());
         for (colour, left) in ["b", "w"].into_iter().zip(request.remaining) {
             if let Some(left) = left {
-                let text = format!("time_left {colour} {} 0", whole_seconds(left));
-                self.optional_command(&text, deadline)?;
+                self.time_command(
+                    |decimals| format!("time_left {colour} {} 0", seconds(left, decimals)),
+                    deadline,
+                )?;
             }
         }
         if let TimeControl::MoveTime(per_move) = self.time_control
             && !self.movetime_set
         {
-            let mover = record.mover_of(record.moves.len());
-            let text = format!(
-                "time_left {} {} 1",
-                colour_letter(mover),
-                whole_seconds_up(per_move)
-            );
-            self.optional_command(&text, deadline)?;
+            let mover = colour_letter(record.mover_of(record.moves.len()));
+            self.time_command(
+                |decimals| format!("time_left {mover} {} 1", seconds_up(per_move, decimals)),
+                deadline,
+            )?;
         }
         Ok(())
     }
 
-    fn optional_command(&mut self, text: &str, deadline: Instant) -> Result<(), Fault> {
-        self.connection.optional_command(text, deadline)
+    /// Sends the time command `text(decimals)` writes, with decimals while the engine
+    /// takes them; at its first refusal, again in whole seconds, and so from then on.
+    fn time_command(
+        &mut self,
+        text: impl Fn(bool) -> String,
+        deadline: Instant,
+    ) -> Result<(), Fault> {
+        if self.decimals {
+            match self.command(&text(true), deadline)? {
+                Ok(_) => return Ok(()),
+                Err(message) => {
+                    log::info!(
+                        "GTP engine refused \"{}\" ({message}): whole seconds from now on",
+                        text(true)
+                    );
+                    self.decimals = false;
+                }
+            }
+        }
+        self.connection.optional_command(&text(false), deadline)
     }
 }
 
@@ -268,21 +291,19 @@ impl<G: ArenaGame> Driver<G> for GtpDriver<G> {
             .map_err(|message| refused("clear_board", &message))?;
         self.known = Some(0);
         // `time_settings main byo-yomi-time byo-yomi-stones`: a clock is main time only; a
-        // time per move is a byo-yomi period of one stone (whole seconds, rounded up).
-        let settings = match self.time_control {
-            TimeControl::Depth(_) => None,
-            TimeControl::MoveTime(_) if self.movetime_set => None,
-            TimeControl::Clock(clock) => {
-                Some(format!("time_settings {} 0 0", whole_seconds(clock)))
-            }
-            TimeControl::MoveTime(per_move) => {
-                Some(format!("time_settings 0 {} 1", whole_seconds_up(per_move)))
-            }
-        };
-        if let Some(text) = settings {
-            self.optional_command(&text, deadline)?;
+        // time per move is a byo-yomi period of one stone.
+        match self.time_control {
+            TimeControl::Depth(_) => Ok(()),
+            TimeControl::MoveTime(_) if self.movetime_set => Ok(()),
+            TimeControl::Clock(clock) => self.time_command(
+                |decimals| format!("time_settings {} 0 0", seconds(clock, decimals)),
+                deadline,
+            ),
+            TimeControl::MoveTime(per_move) => self.time_command(
+                |decimals| format!("time_settings 0 {} 1", seconds_up(per_move, decimals)),
+                deadline,
+            ),
         }
-        Ok(())
     }
 
     fn request_move(&mut self, request: &MoveRequest<G>) -> Result<EngineMove<G::Move>, Fault> {
@@ -327,10 +348,41 @@ fn colour_letter(color: Color) -> &'static str {
     }
 }
 
-fn whole_seconds(time: Duration) -> u64 {
-    time.as_secs()
+/// A time left on a clock in seconds: with three decimals (rounded down to the
+/// millisecond), or whole seconds rounded down (never more time than there is).
+fn seconds(time: Duration, decimals: bool) -> String {
+    if decimals {
+        let millis = time.as_millis();
+        format!("{}.{:03}", millis / 1000, millis % 1000)
+    } else {
+        time.as_secs().to_string()
+    }
 }
 
-fn whole_seconds_up(time: Duration) -> u64 {
-    (time.as_secs() + u64::from(time.subsec_nanos() > 0)).max(1)
+/// A time per move in seconds: with three decimals, or whole seconds rounded up to at
+/// least 1 (a time per move of 0 would mean no limit).
+fn seconds_up(time: Duration, decimals: bool) -> String {
+    if decimals {
+        seconds(time, true)
+    } else {
+        (time.as_secs() + u64::from(time.subsec_nanos() > 0))
+            .max(1)
+            .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_keep_their_milliseconds_unless_whole_seconds_are_asked() {
+        let left = Duration::from_micros(734_999);
+        assert_eq!(seconds(left, true), "0.734");
+        assert_eq!(seconds(left, false), "0");
+        assert_eq!(seconds(Duration::from_secs(61), true), "61.000");
+        assert_eq!(seconds_up(Duration::from_millis(250), true), "0.250");
+        assert_eq!(seconds_up(Duration::from_millis(250), false), "1");
+        assert_eq!(seconds_up(Duration::from_millis(2100), false), "3");
+    }
 }

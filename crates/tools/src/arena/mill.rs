@@ -4,7 +4,7 @@
 //! time per move or depth.
 //!
 //! Engines are told the game (`set_game mill`), the limit (`set_movetime MS` when they
-//! list it, else `time_settings 0 S 1` in whole seconds; `set_depth D` at fixed depth) and
+//! list it, else `time_settings 0 S 1`, S in seconds; `set_depth D` at fixed depth) and
 //! the rules (`set_rules ...` when they list it). An illegal move, a crash, a timeout or a
 //! refusal loses the game by forfeit, and that engine is restarted for the next game.
 

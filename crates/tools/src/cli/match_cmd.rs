@@ -54,7 +54,7 @@ Plays Nine Men's Morris games between two GTP engines, one game at a time, refer
 iago's rules (every move checked; an illegal move, crash, refusal or timeout loses by
 forfeit and the engine is restarted). Each opening is played twice with colours swapped.
 Engines are sent `set_game mill`, `set_rules RULES` (when they list it), and
-`set_movetime MS` (when they list it, else `time_settings 0 S 1` in whole seconds) or
+`set_movetime MS` (when they list it, else `time_settings 0 S 1`, S in seconds) or
 `set_depth D`.
 
 Options:

@@ -422,4 +422,56 @@ fn analyze_names_a_device_it_cannot_read_and_subcommands_explain_themselves() {
             stdout(&output)
         );
     }
+    for (args, error) in [
+        (
+            &["openings", "--plies", "99"][..],
+            "--plies 99: plies must be between 1 and 20",
+        ),
+        (
+            &["openings", "--max-eval", "-1"],
+            "max-eval must be between 0 and 64 discs",
+        ),
+        (&["openings", "--count", "0"], "count must be at least 1"),
+    ] {
+        let output = iago(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&output).contains(error), "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn a_damaged_book_is_reported_once_and_learn_gives_the_cause() {
+    let dir = scratch("damaged");
+    let book = dir.join("damaged.bin");
+    std::fs::write(&book, b"not a book at all, and longer than a header").unwrap();
+    let mut command = Command::new(IAGO);
+    command.args(["--book", book.to_str().unwrap()]);
+    let (_, code, log) = {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"nboard 2\nlearn\n")
+            .unwrap();
+        let output = child.wait_with_output().unwrap();
+        (stdout(&output), output.status.code(), stderr(&output))
+    };
+    assert_eq!(code, Some(0));
+    assert_eq!(log.matches("playing without a book").count(), 1, "{log}");
+    let learn = log
+        .lines()
+        .find(|l| l.contains("learn:"))
+        .unwrap_or_default();
+    assert!(
+        learn.contains("no book to learn into: book") && learn.contains("damaged"),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -95,8 +95,8 @@ pub fn engine_option_ranges() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Levels, as users of other engines know them (`--level N`, GTP `set_level N`;
-/// NBoard's `set depth N` is level N, up to 64).
+/// Levels, as users of other engines know them (`--level N`, GTP `set_level N`,
+/// NBoard's `set depth N`).
 pub const LEVEL: Range<u32> = Range {
     name: "level",
     default: None,
@@ -167,11 +167,16 @@ impl<T: Copy + PartialOrd + fmt::Display + FromStr> Range<T> {
         format!("{}..{}", self.min, self.max)
     }
 
-    /// `depth must be between 1 and 64`.
+    /// `depth must be between 1 and 64`; `nodes must be at least 1` where the maximum
+    /// is the type's own (19 digits or more), no limit worth stating.
     pub fn error(&self) -> String {
+        let max = self.max.to_string();
+        if max.len() >= 19 {
+            return format!("{} must be at least {}{}", self.name, self.min, self.unit);
+        }
         format!(
-            "{} must be between {} and {}{}",
-            self.name, self.min, self.max, self.unit
+            "{} must be between {} and {max}{}",
+            self.name, self.min, self.unit
         )
     }
 }

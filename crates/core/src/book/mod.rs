@@ -192,20 +192,12 @@ impl Book {
         }
     }
 
-    /// The book `choice` names, or `None` (after reporting why on stderr) when there is
-    /// none to use.
-    pub fn open_choice(choice: &BookChoice) -> Option<Book> {
+    /// The book `choice` names (`None` for `--book none`), or why it cannot be used.
+    pub fn open_choice(choice: &BookChoice) -> Result<Option<Book>, BookError> {
         match choice {
-            BookChoice::None => None,
-            BookChoice::Default => Some(Book::embedded()),
-            BookChoice::File(path) => match Book::open(path) {
-                Ok(book) => Some(book),
-                Err(error) => {
-                    log::error!("{error}; playing without a book");
-                    eprintln!("iago: {error}; playing without a book");
-                    None
-                }
-            },
+            BookChoice::None => Ok(None),
+            BookChoice::Default => Ok(Some(Book::embedded())),
+            BookChoice::File(path) => Book::open(path).map(Some),
         }
     }
 

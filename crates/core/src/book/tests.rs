@@ -262,7 +262,7 @@ fn damaged_file_is_reported_and_the_engine_goes_on_without_it() {
         message.contains("damaged") && message.contains("truncated"),
         "{message}"
     );
-    assert!(Book::open_choice(&BookChoice::File(path.clone())).is_none());
+    assert!(Book::open_choice(&BookChoice::File(path.clone())).is_err());
     // Learning never overwrites the damaged file.
     let mut book = Book::new();
     book.set_path(Some(path.clone()));
@@ -288,6 +288,9 @@ fn book_choice_from_arguments() {
         BookChoice::from_arg("my.book"),
         BookChoice::File(PathBuf::from("my.book"))
     );
-    assert!(Book::open_choice(&BookChoice::None).is_none());
-    assert!(Book::open_choice(&BookChoice::Default).is_some());
+    assert!(matches!(Book::open_choice(&BookChoice::None), Ok(None)));
+    assert!(matches!(
+        Book::open_choice(&BookChoice::Default),
+        Ok(Some(_))
+    ));
 }

@@ -274,10 +274,10 @@ pub(super) fn perft<G: EngineGame>(pos: &G, depth: u32, stop: &AtomicBool) -> Op
 
 pub(super) fn learn<G: EngineGame>(
     record: &Record<G>,
-    book: Option<&SharedBook<G>>,
+    book: Result<&SharedBook<G>, &String>,
     searcher: &mut Searcher<G>,
 ) -> Result<String, String> {
-    let book = book.ok_or("no book to learn into (--book none)")?;
+    let book = book.map_err(String::clone)?;
     let mut book = book
         .lock()
         .map_err(|_| "the book is unusable".to_string())?;

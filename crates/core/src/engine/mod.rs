@@ -92,9 +92,10 @@ pub trait EngineGame: Game + PartialEq {
         Err(format!("{} has no game record format", Self::GTP_NAME))
     }
 
-    /// The opening book `choice` names, if the game has books.
-    fn open_book(_choice: &BookChoice) -> Option<Box<dyn EngineBook<Self>>> {
-        None
+    /// The opening book `choice` names: `Ok(None)` when it names none (or the game has
+    /// no books), an error when it names one that cannot be used.
+    fn open_book(_choice: &BookChoice) -> Result<Option<Box<dyn EngineBook<Self>>>, String> {
+        Ok(None)
     }
 
     /// True when every move is one square of a `BOARD_SIZE` grid (or a pass), so that a
@@ -461,7 +462,8 @@ pub struct Engine<G: EngineGame> {
     /// `None` while a job has it.
     searcher: Option<Searcher<G>>,
     evaluator: Box<dyn Evaluator<G>>,
-    book: Option<SharedBook<G>>,
+    /// The book, or why there is none (for `learn`'s error).
+    book: Result<SharedBook<G>, String>,
     rng: StdRng,
     running: Option<Running<G>>,
     /// Progress of the last job that was not taken before it finished.
@@ -504,8 +506,15 @@ impl<G: EngineGame> Engine<G> {
                 })?;
         }
         let book = match settings.player {
-            Player::Search => G::open_book(&settings.book).map(|b| Arc::new(Mutex::new(b))),
-            Player::Random => None,
+            Player::Search => match G::open_book(&settings.book) {
+                Ok(Some(book)) => Ok(Arc::new(Mutex::new(book))),
+                Ok(None) => Err("no book to learn into (--book none)".to_string()),
+                Err(error) => {
+                    log::error!("{error}; playing without a book");
+                    Err(format!("no book to learn into: {error}"))
+                }
+            },
+            Player::Random => Err("the random player has no book".to_string()),
         };
         Ok(Engine {
             record: Record::new(G::start()),
@@ -779,7 +788,7 @@ impl<G: EngineGame> Engine<G> {
                     Job::Go { limits } => go(
                         &record.current(),
                         &limits,
-                        book.as_ref(),
+                        book.as_ref().ok(),
                         book_rng,
                         &mut searcher,
                         &context,
@@ -788,7 +797,7 @@ impl<G: EngineGame> Engine<G> {
                         &record.current(),
                         count,
                         &limits,
-                        book.as_ref(),
+                        book.as_ref().ok(),
                         &mut searcher,
                         &context,
                     )),

@@ -119,9 +119,10 @@ impl EngineGame for Position {
             .map_err(|e| e.to_string())
     }
 
-    fn open_book(choice: &BookChoice) -> Option<Box<dyn EngineBook<Self>>> {
-        Book::open_choice(choice)
-            .map(|book| Box::new(BookAdapter { book }) as Box<dyn EngineBook<Self>>)
+    fn open_book(choice: &BookChoice) -> Result<Option<Box<dyn EngineBook<Self>>>, String> {
+        Ok(Book::open_choice(choice)
+            .map_err(|error| error.to_string())?
+            .map(|book| Box::new(BookAdapter { book }) as Box<dyn EngineBook<Self>>))
     }
 
     fn perft(&self, depth: u32) -> u64 {

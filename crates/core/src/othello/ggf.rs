@@ -377,7 +377,8 @@ fn parse_seconds(text: &str) -> Result<f64, FormatError> {
     }
     for part in parts {
         let value = parse_number(part)?;
-        if value < 0.0 {
+        // `-0:05` is negative although its first part, -0, is not below zero.
+        if value < 0.0 || part.trim_start().starts_with('-') {
             return Err(FormatError::new(format!(
                 "negative time: {:?}",
                 shorten(text)
@@ -498,6 +499,9 @@ mod tests {
             format!("(;BO[{START}]B[d3/1e5];)"),
             format!("(;BO[{START}]B[d3/1/inf];)"),
             format!("(;BO[{START}]TI[abc];)"),
+            format!("(;BO[{START}]TI[-0:01];)"),
+            format!("(;BO[{START}]TI[5:00/-0:05];)"),
+            format!("(;BO[{START}]B[d3//-0:01];)"),
             format!("(;BO[10 {}];)", &START[2..]),
             format!("(;BO[{START}]B[d3;)"),
             format!("(;BO[{START}];) trailing"),

@@ -206,12 +206,9 @@ pub fn parse_with<G: EngineGame>(line: &str, gogui: bool) -> Result<Command<G::M
         "final_score" => lexer::none(name, args).map(|()| Command::FinalScore)?,
         "time_settings" => {
             arity(3)?;
-            let time = |text: &str| {
-                lexer::seconds(text).ok_or_else(|| syntax(name, format!("not a time: {text:?}")))
-            };
             Command::TimeSettings {
-                main: time(words[0])?,
-                byo_yomi: time(words[1])?,
+                main: lexer::seconds(name, words[0])?,
+                byo_yomi: lexer::seconds(name, words[1])?,
                 stones: words[2]
                     .parse()
                     .map_err(|_| syntax(name, "stones must be a whole number"))?,
@@ -221,8 +218,7 @@ pub fn parse_with<G: EngineGame>(line: &str, gogui: bool) -> Result<Command<G::M
             arity(3)?;
             Command::TimeLeft {
                 color: color(name, words[0])?,
-                left: lexer::seconds(words[1])
-                    .ok_or_else(|| syntax(name, format!("not a time: {:?}", words[1])))?,
+                left: lexer::seconds(name, words[1])?,
                 stones: words[2]
                     .parse()
                     .map_err(|_| syntax(name, "stones must be a whole number"))?,

@@ -195,7 +195,8 @@ where
     })
 }
 
-/// An optional limit: a value of the option, or `0` or `none` for no limit.
+/// An optional limit: a value of the option, or `0` or `none` for no limit (which its
+/// range error says too).
 pub fn optional<T>(command: &str, args: &str, range: &Range<T>) -> Result<Option<T>, ParseError>
 where
     T: Copy + PartialOrd + fmt::Display + FromStr + Default,
@@ -204,7 +205,15 @@ where
     if text.eq_ignore_ascii_case("none") || text.parse::<T>().is_ok_and(|v| v == T::default()) {
         return Ok(None);
     }
-    option(command, args, range).map(Some)
+    option(command, args, range)
+        .map(Some)
+        .map_err(|error| match error {
+            ParseError::OutOfRange { command, message } => ParseError::OutOfRange {
+                command,
+                message: format!("{message}, or 0 or none for no limit"),
+            },
+            other => other,
+        })
 }
 
 /// No arguments at all.
@@ -227,14 +236,24 @@ pub fn words(args: &str) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-/// A duration in seconds (non-negative, plain decimal, below a year).
-pub fn seconds(text: &str) -> Option<std::time::Duration> {
-    let plain = !text.is_empty()
-        && text.chars().all(|c| c.is_ascii_digit() || c == '.')
-        && text.chars().filter(|&c| c == '.').count() <= 1
-        && text.chars().any(|c| c.is_ascii_digit());
-    let value: f64 = text.parse().ok().filter(|_| plain)?;
-    (value < 3.2e7).then(|| std::time::Duration::from_secs_f64(value))
+/// The longest time read, in seconds (about a year).
+pub const MAX_SECONDS: f64 = 3.2e7;
+
+/// A time in seconds, fractions allowed (`1.5`, `0.734`): not a number, it is a syntax
+/// error; negative or over [`MAX_SECONDS`], an error that states the range.
+pub fn seconds(command: &str, text: &str) -> Result<std::time::Duration, ParseError> {
+    let value: f64 = text
+        .parse()
+        .ok()
+        .filter(|value: &f64| !value.is_nan())
+        .ok_or_else(|| syntax(command, format!("not a time: {:?}", shorten(text))))?;
+    if !(0.0..=MAX_SECONDS).contains(&value) {
+        return Err(ParseError::OutOfRange {
+            command: command.to_string(),
+            message: format!("time must be between 0 and {MAX_SECONDS} seconds"),
+        });
+    }
+    Ok(std::time::Duration::from_secs_f64(value))
 }
 
 /// `text` cut for an error message.
@@ -280,9 +299,24 @@ mod tests {
         assert!(single::<u32>("hint", " 4 5", "a number").is_err());
         assert!(single::<u32>("hint", "", "a number").is_err());
         assert_eq!(words(" a  b\tc "), vec!["a", "b", "c"]);
-        assert_eq!(seconds("1.5"), Some(std::time::Duration::from_millis(1500)));
-        assert_eq!(seconds("1e3"), None);
-        assert_eq!(seconds("-1"), None);
+        assert_eq!(
+            seconds("time_left", "1.5"),
+            Ok(std::time::Duration::from_millis(1500))
+        );
+        assert_eq!(seconds("time_left", "-0"), Ok(std::time::Duration::ZERO));
+        let range = Err(ParseError::OutOfRange {
+            command: "time_left".into(),
+            message: "time must be between 0 and 32000000 seconds".into(),
+        });
+        for text in ["-1", "-0.5", "1e308", "inf", "32000000.5"] {
+            assert_eq!(seconds("time_left", text), range, "{text}");
+        }
+        for text in ["x", "", "nan", "1.5s"] {
+            assert!(
+                matches!(seconds("time_left", text), Err(ParseError::Syntax { .. })),
+                "{text}"
+            );
+        }
     }
 
     #[test]

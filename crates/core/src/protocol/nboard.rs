@@ -50,17 +50,24 @@ pub enum Command<M> {
     Position,
 }
 
-fn ranged<T: std::str::FromStr + PartialOrd>(
-    command: &str,
-    args: &str,
-    low: T,
-    high: T,
-) -> Result<T, ParseError> {
-    let value: T = lexer::single(command, args, "a number")?;
-    if value < low || value > high {
-        return Err(syntax(command, "value out of range"));
+/// Moves a hint reports: `hint N` with N 1..64, a larger N read as 64.
+const HINT_COUNT: options::Range<usize> = options::Range {
+    name: "hint count",
+    default: None,
+    min: 1,
+    max: MAX_HINTS,
+    unit: "",
+};
+
+fn hint_count(args: &str) -> Result<usize, ParseError> {
+    let digits = args.trim().trim_start_matches('0');
+    let above = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits.len() > 2 || digits.parse::<usize>().is_ok_and(|n| n > MAX_HINTS));
+    if above {
+        return Ok(MAX_HINTS);
     }
-    Ok(value)
+    lexer::option("hint", args, &HINT_COUNT)
 }
 
 /// `mv[/eval[/seconds]]`.
@@ -74,11 +81,7 @@ fn move_argument<G: EngineGame>(args: &str) -> Result<Command<G::Move>, ParseErr
     let _eval = parts.next();
     let seconds = match parts.next() {
         None | Some("") => None,
-        Some(time) => Some(
-            lexer::seconds(time)
-                .ok_or_else(|| syntax("move", format!("not a time: {:?}", lexer::shorten(time))))?
-                .as_secs_f64(),
-        ),
+        Some(time) => Some(lexer::seconds("move", time)?.as_secs_f64()),
     };
     if parts.next().is_some() {
         return Err(syntax("move", "too many fields"));
@@ -99,10 +102,11 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
             let command = format!("set {variable}");
             let command = command.as_str();
             match variable {
+                // The GUI's levels (protocol.md, Levels).
                 "depth" => Ok(Command::SetDepth(lexer::option(
                     command,
                     value,
-                    &options::DEPTH,
+                    &options::LEVEL,
                 )?)),
                 "game" => Ok(Command::SetGame(value.trim().to_string())),
                 "contempt" => Ok(Command::SetContempt(lexer::option(
@@ -146,9 +150,7 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
         }
         "move" => move_argument::<G>(args),
         "go" => none(Command::Go),
-        "hint" => Ok(Command::Hint(
-            ranged(name, args, 1, usize::MAX)?.min(MAX_HINTS),
-        )),
+        "hint" => Ok(Command::Hint(hint_count(args)?)),
         "ping" => Ok(Command::Ping(lexer::single(name, args, "a number")?)),
         "learn" => none(Command::Learn),
         "analyze" => none(Command::Analyze),
@@ -583,15 +585,24 @@ mod tests {
             parse::<Position>("move PA"),
             Ok(Command::Move { .. })
         ));
+        assert_eq!(parse::<Position>("hint 64"), Ok(Command::Hint(64)));
+        assert_eq!(
+            parse::<Position>("hint 99999999999999999999999"),
+            Ok(Command::Hint(64))
+        );
         assert!(matches!(
             parse::<Position>("bogus"),
             Err(ParseError::Unknown(_))
         ));
         for bad in [
             "set depth 0",
+            "set depth 61",
             "set hash 5000",
             "perft 21",
             "set movetime -1",
+            "hint 0",
+            "hint -1",
+            "move d3//-1",
         ] {
             assert!(
                 matches!(parse::<Position>(bad), Err(ParseError::OutOfRange { .. })),
@@ -603,7 +614,7 @@ mod tests {
             "set colour 3",
             "ping",
             "move Z9",
-            "hint 0",
+            "hint x",
             "go now",
         ] {
             assert!(

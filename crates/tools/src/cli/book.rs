@@ -324,7 +324,10 @@ fn show(args: &[String]) -> Result<(), Failure> {
         .map_or(BookChoice::Default, BookChoice::from_arg);
     let book = match &choice {
         BookChoice::File(path) => Book::open(path).map_err(|e| e.to_string())?,
-        _ => Book::open_choice(&choice).unwrap_or_default(),
+        _ => Book::open_choice(&choice)
+            .ok()
+            .flatten()
+            .unwrap_or_default(),
     };
     let moves = parse_game(&options.positional.join(""))?;
     let mut pos = Position::start();

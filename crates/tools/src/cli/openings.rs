@@ -4,6 +4,7 @@ use super::args::Args;
 use super::out::{Failure, out, outln};
 use crate::arena::openings::{BalanceSettings, format_balanced, generate_balanced};
 use iago_core::eval::othello_evaluator;
+use iago_core::options::{self, Range};
 
 const HELP: &str =
     "usage: iago openings [--plies N] [--depth D] [--max-eval DISCS] [--eval NAME] [--count K]
@@ -12,6 +13,24 @@ Prints an opening file: every position N moves from the start (one per symmetry 
 whose search score at depth D is within DISCS of zero, as move sequences with their score,
 in a fixed pseudo-random order; --count keeps the first K of them.
 Defaults: --plies 8 --depth 6 --max-eval 1 --eval default, all of them.";
+
+/// Plies of an opening.
+const PLIES: Range<u32> = Range {
+    name: "plies",
+    default: Some(8),
+    min: 1,
+    max: 20,
+    unit: "",
+};
+
+/// Openings kept.
+const COUNT: Range<usize> = Range {
+    name: "count",
+    default: None,
+    min: 1,
+    max: usize::MAX,
+    unit: "",
+};
 
 /// Runs `iago openings` with `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
@@ -24,47 +43,33 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut count = None;
     let mut args = Args::new("openings", args);
     while let Some(option) = args.next() {
-        let bad =
-            |name: &str, text: &str| format!("openings: {name}: {text:?} is not a valid number");
         match option {
             "--help" | "-h" => {
                 outln!("{HELP}")?;
                 return Ok(());
             }
-            "--plies" => {
-                let text = args.value("--plies")?;
-                settings.plies = text
-                    .parse()
-                    .ok()
-                    .filter(|p| (1..=20).contains(p))
-                    .ok_or_else(|| bad("--plies (1..20)", &text))?;
-            }
-            "--depth" => {
-                let text = args.value("--depth")?;
-                settings.depth = text
-                    .parse()
-                    .ok()
-                    .filter(|d| *d >= 1)
-                    .ok_or_else(|| bad("--depth", &text))?;
-            }
+            "--plies" => settings.plies = args.ranged(option, &PLIES)?,
+            "--depth" => settings.depth = args.ranged(option, &options::DEPTH)?,
             "--max-eval" => {
-                let text = args.value("--max-eval")?;
-                settings.max_discs = text
-                    .parse()
-                    .ok()
-                    .filter(|d: &f64| d.is_finite())
-                    .ok_or_else(|| bad("--max-eval", &text))?;
+                let text = args.value(option)?;
+                settings.max_discs = match text.parse::<f64>() {
+                    Ok(discs) if (0.0..=64.0).contains(&discs) => discs,
+                    Ok(_) => {
+                        return Err(format!(
+                            "openings: --max-eval {text}: max-eval must be between 0 and 64 discs"
+                        )
+                        .into());
+                    }
+                    Err(_) => {
+                        return Err(format!(
+                            "openings: --max-eval: {text:?} is not a valid number"
+                        )
+                        .into());
+                    }
+                };
             }
-            "--eval" => evaluator = args.value("--eval")?,
-            "--count" => {
-                let text = args.value("--count")?;
-                count = Some(
-                    text.parse::<usize>()
-                        .ok()
-                        .filter(|c| *c >= 1)
-                        .ok_or_else(|| bad("--count", &text))?,
-                );
-            }
+            "--eval" => evaluator = args.value(option)?,
+            "--count" => count = Some(args.ranged(option, &COUNT)?),
             other => return Err(args.unknown(other).into()),
         }
     }

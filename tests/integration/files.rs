@@ -413,6 +413,17 @@ fn analyze_names_a_device_it_cannot_read_and_subcommands_explain_themselves() {
         "{}",
         stderr(&output)
     );
+    let dir = scratch("empty-problems");
+    let empty = dir.join("empty.obf");
+    std::fs::write(&empty, "% no problem here\n").unwrap();
+    let output = iago(&["solve", empty.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("holds no problem"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
     for sub in ["build", "learn", "show", "check"] {
         let output = iago(&["book", sub, "--help"]);
         assert!(output.status.success(), "book {sub}: {}", stderr(&output));

@@ -8,7 +8,8 @@
 //! disc, where the value `i16::MIN` is followed by a u16 count of zero weights (most
 //! pattern configurations never occur).
 
-use std::sync::OnceLock;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Mutex, OnceLock};
 
 use super::Evaluator;
 use super::features::{self, Layout, MAX_STAGES};
@@ -179,11 +180,27 @@ impl PatternEval {
     }
 
     /// The evaluator with weights read from a file (to compare retrained weights before
-    /// they are embedded). Each call keeps its weights for the rest of the run.
+    /// they are embedded). Weights live for the rest of the run, as evaluators are shared
+    /// by searches; a file read again with the same bytes reuses them, so that a script
+    /// that sets the same evaluator over and over does not grow the engine's memory.
     pub fn from_file(path: &str) -> Result<PatternEval, String> {
+        static LOADED: Mutex<Vec<(u64, &'static PatternWeights)>> = Mutex::new(Vec::new());
         let bytes = crate::files::read(std::path::Path::new(path), crate::files::WEIGHTS)?;
+        let digest = {
+            let mut hasher = DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            hasher.finish()
+        };
+        let mut loaded = LOADED
+            .lock()
+            .map_err(|_| "the loaded weights are unusable")?;
+        if let Some((_, weights)) = loaded.iter().find(|(known, _)| *known == digest) {
+            return Ok(PatternEval::with_weights(weights));
+        }
         let weights = PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        Ok(PatternEval::with_weights(Box::leak(Box::new(weights))))
+        let weights: &'static PatternWeights = Box::leak(Box::new(weights));
+        loaded.push((digest, weights));
+        Ok(PatternEval::with_weights(weights))
     }
 
     /// The evaluator with other weights (training, tests); they live as long as the
@@ -288,6 +305,17 @@ mod tests {
         assert!(PatternWeights::decode(&bytes).is_err());
         bytes.extend_from_slice(&[0, 0, 1, 0]);
         assert!(PatternWeights::decode(&bytes).is_err());
+    }
+
+    #[test]
+    fn a_weight_file_read_again_reuses_its_weights() {
+        let path = std::env::temp_dir().join(format!("iago-weights-{}.bin", std::process::id()));
+        std::fs::write(&path, PatternWeights::embedded().unwrap().encode()).unwrap();
+        let path_text = path.to_str().unwrap();
+        let first = PatternEval::from_file(path_text).unwrap();
+        let again = PatternEval::from_file(path_text).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert!(std::ptr::eq(first.weights, again.weights));
     }
 
     #[test]

@@ -189,8 +189,14 @@ impl GameFile {
     /// The games of a file's bytes: a WTHOR database when `wthor` is set or the bytes
     /// are not text.
     pub fn from_bytes(bytes: Vec<u8>, wthor: bool) -> Result<GameFile, FormatError> {
-        if wthor || bytes.contains(&0) {
+        if wthor {
             wthor_count(&bytes)?;
+            return Ok(GameFile::Wthor(bytes));
+        }
+        if bytes.contains(&0) {
+            wthor_count(&bytes).map_err(|e| {
+                FormatError::new(format!("neither UTF-8 text nor a WTHOR database ({e})"))
+            })?;
             return Ok(GameFile::Wthor(bytes));
         }
         let text = crate::files::text(bytes).map_err(|e| {

@@ -206,7 +206,7 @@ fn build(args: &[String]) -> Result<(), Failure> {
     };
     let start = Instant::now();
     let games: Vec<Vec<_>> = iago_core::othello::wthor::read_wthor_dir(&wthor)
-        .map_err(|e| format!("book build: {}: {e}", wthor.display()))?
+        .map_err(|e| format!("book build: {e}"))?
         .into_iter()
         .map(|game| game.moves)
         .collect();

@@ -98,6 +98,9 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         return Ok(());
     };
     let problems = read_obf_file(&options.file).map_err(|e| e.to_string())?;
+    if problems.is_empty() {
+        return Err(format!("solve: {} holds no problem", options.file).into());
+    }
     let first = options
         .first
         .or_else(|| first_number(&options.file))

@@ -675,7 +675,7 @@ fn the_name_carries_the_level() {
     let mut engine = Engine::start(&["--book", "none"]);
     engine.send("nboard 2");
     assert_eq!(engine.line(), "set myname iago");
-    for level in [16, 30, 1, 64] {
+    for level in [16, 30, 1, 60] {
         engine.send(&format!("set depth {level}"));
         assert_eq!(engine.line(), format!("set myname iago{level}"));
     }

@@ -10,7 +10,7 @@ use super::args::{Args, is_option};
 use super::out::{Failure, out};
 use iago_core::eval::othello_evaluator;
 use iago_core::files;
-use iago_core::game::{Color, Game, Score};
+use iago_core::game::{Color, Score};
 use iago_core::options::Range;
 use iago_core::othello::game_input::{GameFile, GameInput};
 use iago_core::othello::notation::format_position;

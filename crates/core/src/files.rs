@@ -74,6 +74,12 @@ pub const WEIGHTS: Bound = Bound {
     kind: "a weights file",
     bytes: 64 * MIB,
 };
+/// Self-play game records (IAGOGAM1; about 48 bytes a game compressed, 64 uncompressed:
+/// four million games).
+pub const GAME_RECORDS: Bound = Bound {
+    kind: "a game record file",
+    bytes: 256 * MIB,
+};
 /// Labelled positions for training (20 bytes a position: 26 million positions, ten times
 /// the files the shipped weights were fitted on).
 pub const LABELS: Bound = Bound {

@@ -85,7 +85,9 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
         return Err("selfplay: --threads and --checkpoint must be at least 1".into());
     }
     if let Some(path) = openings {
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+        let text =
+            iago_core::files::read_text(std::path::Path::new(&path), iago_core::files::OPENINGS)
+                .map_err(|e| e.to_string())?;
         let openings = parse_openings(&text).map_err(|e| format!("{path}: {e}"))?;
         config.openings = openings
             .iter()

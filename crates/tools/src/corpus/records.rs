@@ -22,14 +22,15 @@ use std::path::Path;
 use flate2::Compression;
 use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
+use iago_core::files;
 use iago_core::game::Color;
 use iago_core::othello::Position;
 
 const MAGIC: &[u8; 8] = b"IAGOGAM1";
 const GZIP: [u8; 2] = [0x1f, 0x8b];
 const NEVER_SOLVED: u8 = u8::MAX;
-/// Largest record file read (after decompression): about four million games.
-pub const MAX_BYTES: u64 = 256 << 20;
+/// Most bytes a record file holds once decompressed: about four million games.
+const MAX_BYTES: u64 = files::GAME_RECORDS.bytes;
 
 /// One game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,39 +181,15 @@ pub fn compress(records: &[GameRecord]) -> Vec<u8> {
     encoder.finish().unwrap_or_default()
 }
 
-/// Writes `records` compressed to `path`, crash-safely: a temporary file beside it,
-/// synced, then renamed over it.
+/// Writes `records` compressed to `path`, crash-safely (see [`files::write`]).
 pub fn write(path: &Path, records: &[GameRecord]) -> Result<(), String> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(format!(".{}.tmp", std::process::id()));
-    let temporary = std::path::PathBuf::from(temporary);
-    let result = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(&compress(records))?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        format!("{}: {e}", path.display())
-    })
+    files::write(path, &compress(records)).map_err(|e| e.to_string())
 }
 
-/// Reads a record file (at most [`MAX_BYTES`], compressed or not).
+/// Reads a record file (at most [`files::GAME_RECORDS`] bytes, compressed or not).
 pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let fail = |e: String| format!("{}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_BYTES {
-        return Err(fail(format!(
-            "larger than {} MB: not a record file",
-            MAX_BYTES >> 20
-        )));
-    }
-    decode(&bytes).map_err(fail)
+    let bytes = files::read(path, files::GAME_RECORDS).map_err(|e| e.to_string())?;
+    decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 #[cfg(test)]

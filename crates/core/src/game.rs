@@ -163,6 +163,23 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
 }
 
+/// A static evaluation from the side to move's point of view, in the game's score unit.
+/// Evaluators are chosen by name at run time (`--eval NAME`), so the search holds a
+/// boxed one.
+pub trait Evaluator<G: Game>: Send + Sync {
+    fn evaluate(&self, pos: &G) -> Score;
+    /// The name the evaluator is selected by.
+    fn name(&self) -> &'static str;
+}
+
+/// A 64-bit mix (the finaliser of SplitMix64): every input bit changes half the output bits.
+#[inline]
+pub fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
 /// Size of the history table of [`Game::history_slot`].
 pub const HISTORY_SLOTS: usize = 1024;
 

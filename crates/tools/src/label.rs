@@ -201,7 +201,7 @@ fn selfplay_game(
     seed: u64,
 ) -> SelfPlayGame {
     use iago_core::game::Game;
-    use iago_core::othello::position::mix64;
+    use iago_core::game::mix64;
     use iago_core::search::Variety;
     let stop = AtomicBool::new(false);
     let limits = Limits {

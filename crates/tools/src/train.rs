@@ -423,7 +423,7 @@ struct Shuffler(u64);
 impl Shuffler {
     fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        iago_core::othello::position::mix64(self.0)
+        iago_core::game::mix64(self.0)
     }
 
     fn shuffle(&mut self, order: &mut [u32]) {

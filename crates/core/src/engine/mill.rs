@@ -2,8 +2,7 @@
 //! drawing and scores for the protocols.
 
 use super::EngineGame;
-use crate::eval::Evaluator;
-use crate::game::{Color, Score};
+use crate::game::{Color, Evaluator, Score};
 use crate::mill::eval::{MILL_EVALUATORS, STONE, mill_evaluator};
 use crate::mill::notation::{
     board_text, format_position, parse_move_text, parse_position, parse_rules,

@@ -21,8 +21,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::book::BookChoice;
-use crate::eval::Evaluator;
-use crate::game::{Color, Game, Score};
+use crate::game::{Color, Evaluator, Game, Score};
 use crate::options;
 use crate::search::{
     Clock, Confidence, Endgame, Limits, SearchReport, Searcher, TableError, Variety,

@@ -4,8 +4,8 @@ use rand::rngs::StdRng;
 
 use super::{BookHint, EngineBook, EngineGame, Played, Record};
 use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
-use crate::eval::{Evaluator, OTHELLO_EVALUATORS, othello_evaluator};
-use crate::game::{Color, Game, Score};
+use crate::eval::{OTHELLO_EVALUATORS, othello_evaluator};
+use crate::game::{Color, Evaluator, Game, Score};
 use crate::othello::game_input::parse_game;
 use crate::othello::ggf::GgfGame;
 use crate::othello::notation::{format_fen, format_position, parse_fen};

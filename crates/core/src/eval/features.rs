@@ -634,7 +634,7 @@ mod tests {
                 let expected = placement.offset + read(pos.player) + 2 * read(pos.opponent);
                 assert_eq!(direct[j], expected, "placement {j} in {pos:?}");
             }
-            state = crate::othello::position::mix64(state);
+            state = crate::game::mix64(state);
             let moves = pos.moves();
             let mut pick = moves;
             for _ in 0..state % u64::from(moves.count_ones()) {

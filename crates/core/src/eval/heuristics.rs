@@ -7,8 +7,7 @@
 //! heuristic is exactly the disc difference in [`DISC`] units and the others are on a
 //! comparable scale. The Kotlin seed's blend has its own scale, divided down to discs.
 
-use super::Evaluator;
-use crate::game::Score;
+use crate::game::{Evaluator, Score};
 use crate::othello::bitboard::{CORNERS, FILE_A, FILE_H, legal_moves};
 use crate::othello::{DISC, Position};
 

@@ -1,22 +1,13 @@
-//! Static evaluation: a score for a position without searching.
-//!
-//! Evaluators are chosen by name at run time (`--eval NAME`), so the search holds a
-//! boxed [`Evaluator`].
+//! Othello's static evaluations: a score for a position without searching, each an
+//! [`Evaluator`] chosen by name at run time (`--eval NAME`).
 
 pub mod features;
 pub mod heuristics;
 pub mod pattern;
 
-use crate::game::{Game, Score};
+use crate::game::{Evaluator, Score};
 use crate::othello::{DISC, Position};
 pub use heuristics::Heuristic;
-
-/// A static evaluation from the side to move's point of view, in the game's score unit.
-pub trait Evaluator<G: Game>: Send + Sync {
-    fn evaluate(&self, pos: &G) -> Score;
-    /// The name the evaluator is selected by.
-    fn name(&self) -> &'static str;
-}
 
 /// Placeholder Othello evaluator: mobility and corners. Replaced by the seed heuristics
 /// and the trained pattern evaluation.

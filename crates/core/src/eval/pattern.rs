@@ -11,9 +11,8 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Mutex, OnceLock};
 
-use super::Evaluator;
 use super::features::{self, Layout, MAX_STAGES};
-use crate::game::Score;
+use crate::game::{Evaluator, Score};
 use crate::othello::{DISC, Position};
 
 const MAGIC: &[u8; 8] = b"IAGOPAT1";

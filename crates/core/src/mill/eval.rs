@@ -7,8 +7,7 @@
 
 use super::board::{ALL, MILLS, MILLS_OF, NEIGHBOURS, Points, points};
 use super::position::MillPosition;
-use crate::eval::Evaluator;
-use crate::game::{Color, Game, Score};
+use crate::game::{Color, Evaluator, Game, Score};
 
 /// One stone.
 pub const STONE: Score = 100;

@@ -2,7 +2,7 @@
 
 use super::bitboard::{self, Squares};
 use super::square::Move;
-use crate::game::{Color, Game, MoveList, Score};
+use crate::game::{Color, Game, MoveList, Score, mix64};
 
 /// Score units per disc: Othello scores are hundredths of a disc.
 pub const DISC: Score = 100;
@@ -137,14 +137,6 @@ impl Default for Position {
     fn default() -> Self {
         Position::start()
     }
-}
-
-/// A 64-bit mix (the finaliser of SplitMix64): every input bit changes half the output bits.
-#[inline]
-pub fn mix64(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 impl Game for Position {

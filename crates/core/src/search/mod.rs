@@ -30,8 +30,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::eval::Evaluator;
-use crate::game::{Game, INFINITY, Score};
+use crate::game::{Evaluator, Game, INFINITY, Score};
 use crate::othello::DISC;
 
 use busy::BusyMarks;
@@ -1007,7 +1006,7 @@ fn choose_variety<G: Game>(
             candidates.push((mv, score));
         }
     }
-    let pick = crate::othello::position::mix64(variety.seed ^ pos.hash());
+    let pick = crate::game::mix64(variety.seed ^ pos.hash());
     let (mv, score) = candidates[(pick % candidates.len() as u64) as usize];
     if mv != best_move {
         best.best_move = Some(mv);

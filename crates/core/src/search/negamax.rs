@@ -8,8 +8,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::eval::Evaluator;
-use crate::game::{Game, INFINITY, Score, WIN_SCORE};
+use crate::game::{Evaluator, Game, INFINITY, Score, WIN_SCORE};
 
 use super::busy::BusyMarks;
 use super::ordering::{KeyedMoves, OrderingRules, Pick, Picker};

@@ -13,9 +13,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 
-use iago_core::eval::Evaluator;
-use iago_core::game::Game;
-use iago_core::othello::position::mix64;
+use iago_core::game::{Evaluator, Game, mix64};
 use iago_core::othello::symmetry::canonical;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Limits, Searcher};

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::openings::Opening;
 use super::stats::Tally;
-use iago_core::eval::{Evaluator, othello_evaluator};
-use iago_core::game::{Color, Game};
+use iago_core::eval::othello_evaluator;
+use iago_core::game::{Color, Evaluator, Game};
 use iago_core::othello::Position;
 use iago_core::search::{Limits, Searcher};
 

@@ -13,9 +13,8 @@ use std::sync::atomic::AtomicBool;
 
 use super::args::Args;
 use iago_core::eval::othello_evaluator;
-use iago_core::game::Game;
+use iago_core::game::{Game, mix64};
 use iago_core::othello::Position;
-use iago_core::othello::position::mix64;
 use iago_core::othello::wthor::read_wthor_dir;
 use iago_core::search::probcut::{
     FULL_WIDTH_FIT_DEPTH, Fit, MIN_DEPTH, fit_line, phase, shallow_depth,

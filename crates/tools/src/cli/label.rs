@@ -8,9 +8,8 @@ use std::time::Instant;
 use super::args::Args;
 use crate::label::{self, EXACT_DEPTH, LabelConfig};
 use crate::train::Labels;
-use iago_core::game::Color;
+use iago_core::game::{Color, mix64};
 use iago_core::othello::Position;
-use iago_core::othello::position::mix64;
 use iago_core::othello::wthor::{WthorGame, read_wthor_dir};
 
 const HELP: &str = "usage: iago label --wthor DIR --out FILE [OPTIONS]

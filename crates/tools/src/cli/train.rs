@@ -9,9 +9,9 @@ use super::args::Args;
 use crate::train::{
     Dataset, Labels, Sample, TrainConfig, Trainer, fit, load_games, load_samples, load_wthor,
 };
-use iago_core::eval::Evaluator;
 use iago_core::eval::features::{MAX_STAGES, STAGES};
 use iago_core::eval::pattern::{PatternEval, PatternWeights};
+use iago_core::game::Evaluator;
 use iago_core::othello::{DISC, Position};
 
 const HELP: &str =

@@ -856,8 +856,8 @@ pub(super) fn solve_position(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::mix64;
     use crate::othello::bitboard;
-    use crate::othello::position::mix64;
 
     /// Plain alpha-beta to the end of the game, no ordering: the reference.
     fn reference(p: u64, o: u64, mut alpha: i32, beta: i32) -> i32 {

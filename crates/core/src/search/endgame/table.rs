@@ -6,8 +6,7 @@
 use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::game::Score;
-use crate::othello::position::mix64;
+use crate::game::{Score, mix64};
 
 use crate::search::busy::BusyMarks;
 use crate::search::memory::{LargeArray, OutOfMemory, power_of_two_fitting};

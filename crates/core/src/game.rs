@@ -1,8 +1,9 @@
 //! The few things a search needs to know about a game.
 //!
 //! Othello is the first implementation, Nine Men's Morris the second. The search, the
-//! engine controller and the perft harness are generic over [`Game`]; only game-specific
-//! accelerations (the Othello endgame solver) look behind it.
+//! engine controller and the perft harness are generic over [`Game`], which holds the
+//! rules; how a game is searched beyond them (its iterations, clock schedule, solver and
+//! ProbCut values) is the plan it names (`search::plan`).
 
 use std::fmt;
 use std::mem::MaybeUninit;
@@ -131,28 +132,6 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// past its horizon.
     fn is_capture(&self, _mv: Self::Move) -> bool {
         false
-    }
-
-    /// Empty squares, in games that end when the board is full (Othello): the search
-    /// plans its time and its exact solve by them. `None` in other games.
-    fn empties(&self) -> Option<u32> {
-        None
-    }
-
-    /// Whether the game has the bitboard endgame solver of `search::endgame`: games of
-    /// discs on an 8x8 board (Othello), which give it their [`Game::disc_bitboards`].
-    const DISC_SOLVER: bool = false;
-
-    /// The discs of the mover and of the opponent as bitboards (a1 = bit 0), for the
-    /// endgame solver; `None` in games without one.
-    fn disc_bitboards(&self) -> Option<(u64, u64)> {
-        None
-    }
-
-    /// The position with these discs, the mover's first (the solver's positions, for
-    /// the evaluation that orders its moves); `None` in games without the solver.
-    fn from_disc_bitboards(_mover: u64, _opponent: u64) -> Option<Self> {
-        None
     }
 
     /// True when this position, with the same side to move, occurred earlier in the game

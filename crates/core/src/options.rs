@@ -110,22 +110,24 @@ pub const LEVEL: Range<u32> = Range {
 pub struct Level {
     /// The midgame search depth.
     pub depth: u32,
-    /// Where the win/loss/draw and exact solves start.
+    /// Where the win/loss/draw and exact solves start, in moves to the end of the game
+    /// (Othello's empties); a game whose plan has no solves (Mill) has no use for it, and
+    /// its level is its depth alone.
     pub endgame: crate::search::Endgame,
 }
 
-/// Level `n` (1..60): midgame depth n; the exact solve from 2n empties up to level 8,
-/// then from n + 8 (the solver is cheap next to a midgame search of the same depth), the
-/// win/loss/draw solve two empties earlier; from level 52 on, every position the depth
-/// reaches is solved.
+/// Level `n` (1..60): midgame depth n; the exact solve from 2n moves before the end up to
+/// level 8, then from n + 8 (the solver is cheap next to a midgame search of the same
+/// depth), the win/loss/draw solve two moves earlier. Nothing here knows the board: in
+/// Othello, from level 52 on, every position the depth reaches is solved.
 pub fn level(n: u32) -> Level {
     let n = n.max(1);
-    let exact = (2 * n).min(n + 8).min(60);
+    let exact = (2 * n).min(n + 8);
     Level {
         depth: n,
         endgame: crate::search::Endgame {
             exact,
-            win_loss_draw: (exact + 2).min(60),
+            win_loss_draw: exact + 2,
         },
     }
 }
@@ -209,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn levels_solve_earlier_than_their_depth_and_never_past_the_board() {
+    fn levels_solve_earlier_than_their_depth() {
         let at = |n| {
             let level = level(n);
             (
@@ -221,13 +223,11 @@ mod tests {
         assert_eq!(at(1), (1, 2, 4));
         assert_eq!(at(8), (8, 16, 18));
         assert_eq!(at(16), (16, 24, 26));
-        assert_eq!(at(60), (60, 60, 60));
+        // Beyond Othello's 60 empties: every position is solved.
+        assert_eq!(at(52), (52, 60, 62));
         for n in 1..=64 {
             let (depth, exact, wld) = at(n);
-            assert!(
-                depth == n && exact > depth.min(59) && wld >= exact && wld <= 60,
-                "{n}"
-            );
+            assert!(depth == n && exact > depth && wld == exact + 2, "{n}");
         }
     }
 

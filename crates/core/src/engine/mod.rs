@@ -21,16 +21,16 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::book::BookChoice;
-use crate::game::{Color, Evaluator, Game, Score};
+use crate::game::{Color, Evaluator, Score};
 use crate::options;
 use crate::search::{
-    Clock, Confidence, Endgame, Limits, SearchReport, Searcher, TableError, Variety,
+    Clock, Confidence, Endgame, Limits, SearchReport, Searchable, Searcher, TableError, Variety,
 };
 
 use jobs::{JobContext, analyze, go, hint, learn, perft};
 
 /// What the protocols need to know about a game beyond what the search needs.
-pub trait EngineGame: Game + PartialEq {
+pub trait EngineGame: Searchable + PartialEq {
     /// The name GTP's `list_games` / `set_game` use (`Othello`).
     const GTP_NAME: &'static str;
     /// The name of `--game` (`othello`).
@@ -160,7 +160,7 @@ impl<M> BookHint<M> {
 }
 
 /// What the engine needs from an opening book.
-pub trait EngineBook<G: Game>: Send {
+pub trait EngineBook<G: Searchable>: Send {
     /// The move to play from the book, if any (a seeded `rng` allows variety).
     fn choose(&self, pos: &G, rng: Option<&mut StdRng>) -> Option<BookHint<G::Move>>;
     /// All book moves of `pos`, best first.

@@ -6,6 +6,7 @@ use super::board::{POINTS, Points, points};
 use super::moves::{MillMoves, Move, NONE};
 use super::notation;
 use crate::game::{Color, Game, Score, WIN_SCORE};
+use crate::search::plan::{Plain, Searchable};
 
 /// Longest supported move-count rule, in plies; it bounds the repetition history too.
 pub const MAX_DRAW_PLIES: u32 = 100;
@@ -281,6 +282,12 @@ impl PartialEq for MillPosition {
             && self.rules == other.rules
             && self.quiet == other.quiet
     }
+}
+
+/// Mill is searched by plain iterative deepening: no solver, no probable cuts, a clock
+/// shared out equally.
+impl Searchable for MillPosition {
+    type Plan = Plain;
 }
 
 impl Game for MillPosition {

@@ -11,5 +11,6 @@ pub mod ggf;
 pub mod notation;
 pub mod obf;
 pub mod perft;
+pub mod plan;
 pub mod symmetry;
 pub mod wthor;

@@ -199,23 +199,4 @@ impl Game for Position {
     fn format_move(&self, mv: Move) -> String {
         mv.to_string()
     }
-
-    fn empties(&self) -> Option<u32> {
-        Some(self.empty_count())
-    }
-
-    const DISC_SOLVER: bool = true;
-
-    fn disc_bitboards(&self) -> Option<(u64, u64)> {
-        Some((self.player, self.opponent))
-    }
-
-    fn from_disc_bitboards(player: u64, opponent: u64) -> Option<Position> {
-        // The side only names the colours; the solver's positions need none.
-        Some(Position {
-            player,
-            opponent,
-            side: Color::Black,
-        })
-    }
 }

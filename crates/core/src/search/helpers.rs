@@ -13,11 +13,12 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering::R
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::Instant;
 
-use crate::game::{Game, Score};
+use crate::game::Score;
 
 use super::aspiration_search;
 use super::negamax::{RootOutcome, Run, Watch};
 use super::ordering;
+use super::plan::Searchable;
 
 /// What the driver and its helpers share.
 pub(super) struct Shared<M> {
@@ -122,7 +123,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
     /// Starts `shared`'s helpers on `pos`, searching with the driver's evaluator, table
     /// and rules. A helper the system cannot start is done without: it only speeds the
     /// search.
-    fn start<G: Game>(
+    fn start<G: Searchable>(
         &mut self,
         shared: &'scope Shared<G::Move>,
         driver: &Run<'scope, G>,
@@ -152,7 +153,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
                             evals: 0,
                             selective,
                             end_selectivity: None,
-                            solver: None,
+                            plan_tables: None,
                             threads: 1,
                             busy,
                             killers: vec![[None; 2]; ordering::KILLER_PLIES],
@@ -187,7 +188,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
 /// One midgame iteration of `depth` on the driver's thread beside the helpers (started at
 /// the first): the driver's outcome, or that of a helper that completed this depth or a
 /// deeper one first, with its depth (the root moves then put its best move first).
-pub(super) fn iteration<'run: 'scope, 'scope, G: Game>(
+pub(super) fn iteration<'run: 'scope, 'scope, G: Searchable>(
     pool: &mut Pool<'scope, '_>,
     shared: &'run Shared<G::Move>,
     run: &mut Run<'run, G>,
@@ -219,7 +220,7 @@ pub(super) fn iteration<'run: 'scope, 'scope, G: Game>(
 }
 
 /// One helper's iterations, until the pool stops or no deeper one is left.
-fn search<G: Game>(
+fn search<G: Searchable>(
     helper: &mut Run<'_, G>,
     shared: &Shared<G::Move>,
     index: usize,

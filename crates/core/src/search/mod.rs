@@ -6,22 +6,21 @@
 //!
 //! The driver here runs iterative deepening with aspiration windows around the midgame
 //! search (`negamax`), which orders moves (`ordering`), keeps results in a transposition
-//! table (`tt`) and prunes probable cuts (`probcut`). For Othello, the exact solver
-//! (`endgame`) takes over where the search reaches the end of the game. `time` turns
-//! limits into deadlines. With several threads, helper threads search each midgame
-//! iteration beside the driver's (`helpers`) and the solver runs its own; both
-//! share their tables (`slot`) and share out the moves (`busy`).
+//! table (`tt`) and prunes probable cuts (`probcut`). Which iterations come, how a clock
+//! is shared out, which cuts are tried and where a node is solved instead is the plan
+//! the game names (`plan`): Othello's, with its endgame solver, lives with Othello.
+//! `time` turns limits into deadlines. With several threads, helper threads search each
+//! midgame iteration beside the driver's (`helpers`); tables shared between threads are
+//! made of `slot`s, and the threads share out the moves (`busy`).
 
-mod busy;
-mod endgame;
+pub(crate) mod busy;
 mod helpers;
-mod memory;
+pub(crate) mod memory;
 mod negamax;
 mod ordering;
+pub mod plan;
 pub mod probcut;
-mod probcut_params;
-mod slot;
-mod stability;
+pub(crate) mod slot;
 pub mod time;
 mod tt;
 
@@ -30,13 +29,15 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::game::{Evaluator, Game, INFINITY, Score};
-use crate::othello::DISC;
+use crate::game::{Evaluator, INFINITY, Score, mix64};
 
 use busy::BusyMarks;
-use memory::OutOfMemory;
-use negamax::{LineSink, Pulse, Run, Watch};
+pub use memory::OutOfMemory;
+use negamax::{LineSink, Pulse};
+pub use negamax::{Run, Watch};
 pub use ordering::OrderingRules;
+use plan::{Course, PlanTables, Step, Tables};
+pub use plan::{Plan, Searchable};
 use tt::Table;
 
 /// What bounds a search. All `None` means: search until stopped (or the game tree is
@@ -96,21 +97,14 @@ pub struct SearchReport<M> {
     pub elapsed: Duration,
 }
 
-impl<M: Clone> SearchReport<M> {
-    /// The report as it is shown: a win/loss/draw solve's score is its bound, +2 discs
-    /// for a win (any win is by 2 discs or more: the discs and the empties given to the
-    /// winner make 64), -2 for a loss, 0 for a draw; other scores as found.
-    fn shown(&self) -> SearchReport<M> {
-        let mut shown = self.clone();
-        if shown.confidence == Confidence::WinLossDraw {
-            shown.score = match shown.score {
-                score if score >= DISC => 2 * DISC,
-                score if score <= -DISC => -2 * DISC,
-                _ => 0,
-            };
-        }
-        shown
+/// The report as it is shown: a win/loss/draw solve's score is its bound (as the game's
+/// plan gives it), other scores as found.
+fn shown<G: Searchable>(report: &SearchReport<G::Move>) -> SearchReport<G::Move> {
+    let mut shown = report.clone();
+    if shown.confidence == Confidence::WinLossDraw {
+        shown.score = G::Plan::win_loss_draw_bound(shown.score);
     }
+    shown
 }
 
 /// What a search looks at beyond its limits ([`Searcher::search_focused`]).
@@ -184,8 +178,8 @@ const FORCED_MOVE_SOLVE_DEPTH: u32 = 20;
 const FORCED_MOVE_DEPTH: u32 = 8;
 const FORCED_MOVE_TIME_SHARE: u32 = 4;
 
-/// Half-width of the first aspiration window (half an Othello disc); doubled on each
-/// failure.
+/// Half-width of the first aspiration window (half a unit of a hundred: an Othello disc,
+/// a Mill stone); doubled on each failure.
 const ASPIRATION: Score = 50;
 
 /// Opening variety: play a random move among those within `tolerance` of the best.
@@ -222,12 +216,13 @@ impl fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 /// A search engine for one game: owns the evaluator and the tables reused between moves.
-pub struct Searcher<G: Game> {
+pub struct Searcher<G: Searchable> {
     evaluator: Box<dyn Evaluator<G>>,
     /// Allocated at the first search (or by [`Searcher::allocate_tables`]).
     table: Option<Table<G::Move>>,
     table_mb: usize,
-    solver: Option<endgame::Solver>,
+    /// The plan's own tables (Othello's endgame solver's), allocated with the table.
+    plan_tables: Option<PlanTables<G>>,
     hash_mb: usize,
     threads: usize,
     variety: Option<Variety>,
@@ -237,8 +232,9 @@ pub struct Searcher<G: Game> {
     busy: BusyMarks,
 }
 
-/// How many empties a game may still have for the search to solve it, apart from the
-/// midgame depth (a level's endgame: `options::level`).
+/// How close to the end of the game (in Othello: how many empties) a game may be for
+/// the search to solve it, apart from the midgame depth (a level's endgame:
+/// `options::level`). A plan without solves has no use for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Endgame {
     /// The exact solve, at this many empties or fewer.
@@ -247,13 +243,13 @@ pub struct Endgame {
     pub win_loss_draw: u32,
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: Searchable> Searcher<G> {
     pub fn new(evaluator: Box<dyn Evaluator<G>>) -> Self {
         Searcher {
             evaluator,
             table: None,
             table_mb: 0,
-            solver: None,
+            plan_tables: None,
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             variety: None,
@@ -275,8 +271,8 @@ impl<G: Game> Searcher<G> {
         if let Some(table) = &mut self.table {
             table.clear();
         }
-        if let Some(solver) = &mut self.solver {
-            solver.clear();
+        if let Some(tables) = &mut self.plan_tables {
+            tables.clear();
         }
     }
 
@@ -301,7 +297,7 @@ impl<G: Game> Searcher<G> {
         let requested_mb = self.hash_mb;
         let had = self.table.is_some().then_some(self.table_mb);
         // The old tables go first: both at once could need twice the memory.
-        (self.table, self.solver) = (None, None);
+        (self.table, self.plan_tables) = (None, None);
         match self.build_tables(requested_mb) {
             Ok(()) => Ok(()),
             Err(OutOfMemory) => {
@@ -316,13 +312,13 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// How `megabytes` MiB are shared: the midgame table's part and, for a game with
-    /// the endgame solver, the solver's.
-    fn shares(megabytes: usize) -> (usize, Option<usize>) {
-        if G::DISC_SOLVER {
-            (megabytes.div_ceil(2), Some(megabytes / 2))
+    /// How `megabytes` MiB are shared: the midgame table's part and the part of the
+    /// plan's tables (half, where they take a share).
+    fn shares(megabytes: usize) -> (usize, usize) {
+        if PlanTables::<G>::SIZED {
+            (megabytes.div_ceil(2), megabytes / 2)
         } else {
-            (megabytes, None)
+            (megabytes, 0)
         }
     }
 
@@ -333,23 +329,18 @@ impl<G: Game> Searcher<G> {
             requested_mb: megabytes,
             kept_mb: None,
         };
-        let (midgame_mb, solver_mb) = Self::shares(megabytes.max(1));
+        let (midgame_mb, plan_mb) = Self::shares(megabytes.max(1));
         let mut sizes = vec![Table::<G::Move>::bytes(midgame_mb).ok_or(error)?];
-        if let Some(solver_mb) = solver_mb {
-            sizes.extend(endgame::Solver::bytes(solver_mb).ok_or(error)?);
-        }
+        sizes.extend(PlanTables::<G>::bytes(plan_mb).ok_or(error)?);
         memory::can_allocate(&sizes).map_err(|OutOfMemory| error)
     }
 
     /// Tables of `megabytes` MiB in all, replacing none (the caller dropped the old ones).
     fn build_tables(&mut self, megabytes: usize) -> Result<(), OutOfMemory> {
-        let (midgame_mb, solver_mb) = Self::shares(megabytes);
+        let (midgame_mb, plan_mb) = Self::shares(megabytes);
         let table = Table::new(midgame_mb)?;
-        let solver = match solver_mb {
-            Some(solver_mb) => Some(endgame::Solver::new(solver_mb)?),
-            None => None,
-        };
-        (self.table, self.solver) = (Some(table), solver);
+        let plan_tables = PlanTables::<G>::new(plan_mb)?;
+        (self.table, self.plan_tables) = (Some(table), Some(plan_tables));
         (self.table_mb, self.hash_mb) = (megabytes, megabytes);
         Ok(())
     }
@@ -371,7 +362,7 @@ impl<G: Game> Searcher<G> {
 
     /// Number of search threads (1 = single-threaded), used up to the number of CPU
     /// cores (more only slow the search down): by the midgame search's iterations from
-    /// depth 6 and by the Othello endgame solver from 18 empties.
+    /// depth 6 and by the plan's solver (Othello's from 18 empties).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -450,19 +441,19 @@ impl<G: Game> Searcher<G> {
         if moves.is_empty() {
             moves = legal.to_vec();
         }
-        let plan = self.plan(pos, legal, limits, focus, start);
+        let (course, plan) = self.course(pos, legal, limits, focus, start);
         self.ensure_tables();
         let variety = self
             .variety
-            .filter(|_| plan.lines == 1 && focus.moves.is_none());
+            .filter(|_| course.lines == 1 && focus.moves.is_none());
         let table = self.table.as_mut().expect("allocated above");
         table.new_search();
         let table = &*table;
-        if let Some(solver) = &mut self.solver {
-            solver.new_search();
+        if let Some(tables) = &mut self.plan_tables {
+            tables.new_search();
         }
         // Declared before the run, whose watch borrows its flag and its pulse.
-        let shared = helpers::Shared::new(plan.threads - 1);
+        let shared = helpers::Shared::new(course.threads - 1);
         let pulse = |nodes| observer.progress(nodes, start.elapsed());
         let mut run = Run {
             evaluator: &*self.evaluator,
@@ -470,14 +461,14 @@ impl<G: Game> Searcher<G> {
             rules: self.rules,
             watch: Watch::new(
                 stop,
-                plan.budget.hard.map(|hard| start + hard),
+                course.budget.hard.map(|hard| start + hard),
                 limits.nodes.unwrap_or(u64::MAX).max(1),
             ),
             evals: 0,
             selective: self.selective,
             end_selectivity: None,
-            solver: self.solver.as_ref(),
-            threads: plan.threads,
+            plan_tables: self.plan_tables.as_ref(),
+            threads: course.threads,
             busy: None,
             killers: vec![[None; 2]; ordering::KILLER_PLIES],
             history: vec![0; crate::game::HISTORY_SLOTS],
@@ -497,7 +488,7 @@ impl<G: Game> Searcher<G> {
         };
         iterate(
             &mut run,
-            &plan,
+            (&course, &plan),
             pos,
             &mut ordered,
             &mut best,
@@ -513,23 +504,21 @@ impl<G: Game> Searcher<G> {
         }
         best.nodes = run.watch.nodes;
         best.elapsed = start.elapsed();
-        best.shown()
+        shown::<G>(&best)
     }
 
-    /// How a search of `pos` (with the `legal` moves) within `limits` goes.
-    fn plan(
+    /// How a search of `pos` (with the `legal` moves) within `limits` goes: its course
+    /// and the game's plan for it.
+    fn course(
         &self,
         pos: &G,
         legal: &[G::Move],
         limits: &Limits,
         focus: &Focus<G::Move>,
         start: Instant,
-    ) -> Plan {
-        let empties = pos.empties();
-        // The depth of a solve: every empty square, and one ply more for a pass at the
-        // root, which fills none (below the root the solver plays passes itself).
-        let root_pass = legal.len() == 1 && pos.play(legal[0]).empties() == empties;
-        let solve_depth = empties.map(|empties| empties + u32::from(root_pass));
+    ) -> (Course, G::Plan) {
+        let plan = G::Plan::new(pos, legal);
+        let solve_depth = plan.solve_depth();
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         // A forced move on the clock needs no choice, only a true score at little cost:
         // exact where the solve is quick, else a short search, in a part of the time.
@@ -538,10 +527,9 @@ impl<G: Game> Searcher<G> {
         let threads = self
             .threads
             .min(std::thread::available_parallelism().map_or(1, usize::from));
-        let mut budget = time::budget(
-            limits,
-            empties.map(|empties| time::Othello { empties, threads }),
-        );
+        let mut budget = time::budget(limits, plan.moves_left(), |usable| {
+            plan.schedule(usable, threads)
+        });
         if forced {
             budget = time::Budget {
                 soft: budget.soft.map(|soft| soft / FORCED_MOVE_TIME_SHARE),
@@ -562,10 +550,8 @@ impl<G: Game> Searcher<G> {
                 win_loss_draw: max_depth,
             },
         };
-        Plan {
+        let course = Course {
             start,
-            empties,
-            solve_depth,
             max_depth,
             reach,
             selective: self.selective,
@@ -573,46 +559,16 @@ impl<G: Game> Searcher<G> {
             budget,
             lines: focus.lines.max(1),
             scores_only: focus.scores_only,
-        }
-    }
-}
-
-/// How one search goes, fixed when it starts.
-struct Plan {
-    start: Instant,
-    empties: Option<u32>,
-    /// The depth of a solve: the empties, one more for a pass at the root.
-    solve_depth: Option<u32>,
-    max_depth: u32,
-    /// Where the solves may start.
-    reach: Endgame,
-    selective: bool,
-    threads: usize,
-    budget: time::Budget,
-    /// How many root moves get their exact value (multi-PV); 1: the best only.
-    lines: usize,
-    /// No win/loss/draw solve: every value found is a score.
-    scores_only: bool,
-}
-
-impl Plan {
-    /// The iteration after `previous` (`None`: the first), or `None` to stop.
-    /// `last`: the time of the iteration `previous`.
-    fn next_step(&self, previous: Option<Step>, last: Duration) -> Option<Step> {
-        match (previous, self.empties) {
-            (None, _) => Some(Step::Midgame(1)),
-            (Some(previous), Some(empties)) => othello_next_step(previous, empties, self, last),
-            (Some(Step::Midgame(depth)), None) => Some(Step::Midgame(depth + 1)),
-            (Some(_), None) => None,
-        }
+        };
+        (course, plan)
     }
 }
 
 /// The iterations of one search, from the first to the last the plan and the limits
 /// allow, each one's result in `best` and reported to the run's observer.
-fn iterate<'run, G: Game>(
+fn iterate<'run, G: Searchable>(
     run: &mut Run<'run, G>,
-    plan: &Plan,
+    (course, plan): (&Course, &G::Plan),
     pos: &'run G,
     ordered: &mut [G::Move],
     best: &mut SearchReport<G::Move>,
@@ -624,26 +580,27 @@ fn iterate<'run, G: Game>(
     // Midgame scores by depth: the evaluation swings between odd and even depths,
     // so the window is centred on the last score of the same parity.
     let mut midgame_scores: Vec<Score> = Vec::new();
-    let deepest = plan.empties.map_or(plan.max_depth, |empties| {
-        plan.max_depth.min(empties.saturating_sub(2))
-    });
+    let deepest = plan.deepest_midgame(course.max_depth);
     std::thread::scope(|scope| {
         let mut pool = helpers::Pool::new(scope, deepest);
         loop {
-            step = plan.next_step(step, last);
+            step = match step {
+                None => Some(Step::Midgame(1)),
+                Some(previous) => plan.next_step(previous, course, last),
+            };
             let Some(mut current) = step else {
                 break;
             };
             let mut depth = match current {
                 Step::Midgame(depth) => depth,
-                _ => plan.solve_depth.unwrap_or(plan.max_depth),
+                _ => plan.solve_depth().unwrap_or(course.max_depth),
             };
-            if matches!(current, Step::Midgame(_)) && depth > plan.max_depth {
+            if matches!(current, Step::Midgame(_)) && depth > course.max_depth {
                 break;
             }
             if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
                 && depth > 1
-                && !time::should_continue(&plan.budget, plan.start.elapsed(), last, before)
+                && !time::should_continue(&course.budget, course.start.elapsed(), last, before)
             {
                 break;
             }
@@ -660,19 +617,19 @@ fn iterate<'run, G: Game>(
                     .unwrap_or(best.score),
                 _ => best.score,
             };
-            let parallel = plan.lines == 1
+            let parallel = course.lines == 1
                 && matches!(current, Step::Midgame(depth)
-                if plan.threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
+                if course.threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
             if !parallel {
                 // The solver runs threads of its own.
                 run.watch.nodes += pool.finish(shared);
                 run.busy = None;
             }
             if let Some(lines) = &mut run.lines {
-                lines.begin(depth, step_confidence(current));
+                lines.begin(depth, step_confidence::<G>(current));
             }
-            let outcome = if plan.lines > 1 {
-                lines_iteration(run, pos, ordered, current, depth, plan.lines)
+            let outcome = if course.lines > 1 {
+                lines_iteration(run, pos, ordered, current, depth, course.lines)
             } else if parallel {
                 // Moves are put off only while other threads search beside this one.
                 run.busy = Some(busy);
@@ -684,9 +641,8 @@ fn iterate<'run, G: Game>(
                 }
                 outcome
             } else if current == Step::WinLossDraw {
-                // Scores are whole discs: inside (-1, +1) is a draw, a bound outside
-                // proves the win or the loss.
-                run.root(pos, ordered, depth as i32, -DISC, DISC)
+                let window = G::Plan::WIN_LOSS_DRAW_WINDOW;
+                run.root(pos, ordered, depth as i32, -window, window)
             } else {
                 aspiration_search(run, pos, ordered, depth, guess)
             };
@@ -703,7 +659,7 @@ fn iterate<'run, G: Game>(
                 break;
             }
             let mv = outcome.best.unwrap_or(ordered[0]);
-            record(run, pos, plan, current, depth, (mv, outcome.score), best);
+            record(run, pos, course, current, depth, (mv, outcome.score), best);
             if let Step::Midgame(depth) = current {
                 midgame_scores.resize(depth as usize, best.score);
                 midgame_scores[depth as usize - 1] = best.score;
@@ -721,10 +677,10 @@ fn iterate<'run, G: Game>(
 /// Takes the completed iteration `current` of `depth`, whose best move and score are
 /// `found`, into `best` (its score as found: a win/loss/draw solve's centres the next
 /// window as it is) and tells the observer (the score as shown).
-fn record<G: Game>(
+fn record<G: Searchable>(
     run: &Run<'_, G>,
     pos: &G,
-    plan: &Plan,
+    course: &Course,
     current: Step,
     depth: u32,
     found: (G::Move, Score),
@@ -737,10 +693,10 @@ fn record<G: Game>(
     best.pv = run.principal_variation(pos, mv, depth);
     best.confidence = match current {
         Step::Midgame(_) if run.evals == 0 => Confidence::Exact,
-        _ => step_confidence(current),
+        _ => step_confidence::<G>(current),
     };
     best.nodes = run.watch.nodes;
-    best.elapsed = plan.start.elapsed();
+    best.elapsed = course.start.elapsed();
     log::debug!(
         "{current:?} depth {depth} score {} {:?} nodes {} time {:?}",
         best.score,
@@ -749,17 +705,15 @@ fn record<G: Game>(
         best.elapsed
     );
     if let Some(lines) = &run.lines {
-        lines.observer.iteration(&best.shown());
+        lines.observer.iteration(&shown::<G>(best));
     }
 }
 
 /// How sure the values of an iteration of `step` are (a midgame iteration that met
 /// only ended games is exact too: the caller sees that).
-fn step_confidence(step: Step) -> Confidence {
+fn step_confidence<G: Searchable>(step: Step) -> Confidence {
     match step {
-        Step::Selective(level) => {
-            Confidence::Probable(probcut::confidence_percent(probcut::SELECTIVE_T[level]))
-        }
+        Step::Selective(level) => Confidence::Probable(G::Plan::selective_confidence(level)),
         Step::WinLossDraw => Confidence::WinLossDraw,
         Step::Exact => Confidence::Exact,
         Step::Midgame(_) => Confidence::Heuristic,
@@ -767,8 +721,9 @@ fn step_confidence(step: Step) -> Confidence {
 }
 
 /// One iteration that scores the best `lines` root moves exactly, within the step's
-/// window: the whole range, or (-1, +1) disc for the win/loss/draw solve.
-fn lines_iteration<G: Game>(
+/// window: the whole range, or the plan's window around a draw for the win/loss/draw
+/// solve.
+fn lines_iteration<G: Searchable>(
     run: &mut Run<'_, G>,
     pos: &G,
     ordered: &mut [G::Move],
@@ -777,160 +732,13 @@ fn lines_iteration<G: Game>(
     lines: usize,
 ) -> negamax::RootOutcome<G::Move> {
     let (low, high) = match step {
-        Step::WinLossDraw => (-DISC, DISC),
+        Step::WinLossDraw => (
+            -G::Plan::WIN_LOSS_DRAW_WINDOW,
+            G::Plan::WIN_LOSS_DRAW_WINDOW,
+        ),
         _ => (-INFINITY, INFINITY),
     };
     run.root_lines(pos, ordered, depth as i32, lines, low, high)
-}
-
-/// The midgame depth an Othello search reaches before it tries the exact solve: enough
-/// to order the root moves well, a small part of the solve's cost. Beyond 30 empties,
-/// where a solve takes hours (if the time allows it at all), empties - 10 plies, still
-/// about a hundredth of the selective solve's estimated nodes: the deeper midgame lines
-/// come first, each in seconds to minutes, rather than none for hours.
-fn pre_solve_depth(empties: u32) -> u32 {
-    let depth = empties.saturating_sub(10).max(1);
-    if empties > 30 { depth } else { depth.min(12) }
-}
-
-/// Estimated time of an exact solve with `empties` empties on `threads` threads, on the
-/// high side: FFO #40-#59 (hard positions by choice) take 8 M nodes at 20 empties and
-/// 0.6-2 G at 28, about 2 times more per empty, at about 15 M nodes/s on one core.
-pub fn estimated_solve_time(empties: u32, threads: usize) -> Duration {
-    let nodes = 1e7 * 2.1f64.powi(empties as i32 - 20);
-    Duration::from_secs_f64((nodes / 15e6 / solve_speedup(threads)).min(1e6))
-}
-
-/// The time an exact solve with `empties` empties needs left before the hard limit to be
-/// started (see `SOLVE_ESTIMATE_SHARE`); the clock's plan keeps it for the solve.
-pub fn solve_start_time(empties: u32, threads: usize) -> Duration {
-    estimated_solve_time(empties, threads).mul_f64(SOLVE_ESTIMATE_SHARE)
-}
-
-/// How many times faster than one thread a solve runs on `threads` threads (one per
-/// core), as measured on FFO #40-#49 (20-26 empties; larger solves gain a little more):
-/// 1.88 with two threads on the 2-core development machine; 2.7 with four, 4.3 with
-/// eight and 5.4 with sixteen on a 16-core machine. Between the measured counts the
-/// gain is interpolated; beyond sixteen threads none is counted.
-fn solve_speedup(threads: usize) -> f64 {
-    const MEASURED: [(usize, f64); 5] = [(1, 1.0), (2, 1.8), (4, 2.7), (8, 4.3), (16, 5.4)];
-    let threads = threads.max(1);
-    for pair in MEASURED.windows(2) {
-        let ((fewer, low), (more, high)) = (pair[0], pair[1]);
-        if threads <= more {
-            let share = (threads - fewer) as f64 / (more - fewer) as f64;
-            return low + share * (high - low);
-        }
-    }
-    MEASURED[MEASURED.len() - 1].1
-}
-
-/// One iteration of the driver.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Step {
-    /// A midgame search this deep.
-    Midgame(u32),
-    /// A selective solve with margin `probcut::SELECTIVE_T[level]`.
-    Selective(usize),
-    /// An exact solve with the window (-1, +1) disc: win, loss or draw, where the full
-    /// solve does not fit in the time.
-    WinLossDraw,
-    /// The exact solve.
-    Exact,
-}
-
-/// The part of `estimated_solve_time` a solve must fit in to be started. The estimate is
-/// high on purpose (about three times the 90th percentile of positions from real games),
-/// so half of it is still a safe bet; on positions at 24 empties (30 from WTHOR games,
-/// every move solved) with 0.5 s a move, the chosen move lost 0.27 discs against the
-/// best with this share and 0.73 with twice the estimate.
-const SOLVE_ESTIMATE_SHARE: f64 = 0.5;
-
-/// Time of a selective solve (by level) relative to the exact one (a rough guess).
-const SELECTIVE_COST: [f64; 2] = [0.05, 0.1];
-
-/// How many times the last iteration's time the next selective level is expected to take
-/// (from the midgame's last iteration to level 0, and from one level to the next). The
-/// estimate from the empties alone is far too high for them: at 28 empties on a 1:00
-/// clock, level 0 took 0.3 s and level 1 0.8 s where it asked 6 s and 13 s, so that the
-/// moves there stopped after their midgame iterations with most of their share unspent.
-const SELECTIVE_GROWTH: f64 = 4.0;
-
-/// Time of a win/loss/draw solve relative to the exact one (a rough guess: its window
-/// of two discs cuts far more than the exact solve's search for the score).
-const WIN_LOSS_DRAW_COST: f64 = 0.4;
-
-/// The Othello iteration after `previous`: midgame iterations until a solve is allowed
-/// (by the depth limit) and reachable in time, then the selective solves (which also
-/// order the exact one's moves) and the exact solve, or the win/loss/draw solve first
-/// where the exact one does not fit (never where the plan wants scores only). A
-/// selective level the estimate says does not fit is still started where the last
-/// iteration's time says it ends within the move's share (`SELECTIVE_GROWTH`). `None`:
-/// stop. `last`: the time of the iteration `previous`.
-fn othello_next_step(previous: Step, empties: u32, plan: &Plan, last: Duration) -> Option<Step> {
-    let (reach, budget, start) = (plan.reach, &plan.budget, plan.start);
-    let fits = |fraction: f64| {
-        budget.hard.is_none_or(|hard| {
-            solve_start_time(empties, plan.threads).mul_f64(fraction)
-                <= hard.saturating_sub(start.elapsed())
-        })
-    };
-    let exact_allowed = reach.exact >= empties;
-    let win_loss_draw_fits = || !plan.scores_only && fits(WIN_LOSS_DRAW_COST);
-    let solve_from = |level: usize| {
-        if !exact_allowed {
-            // Only the win/loss/draw solve is within the level's reach.
-            (level == 0 && win_loss_draw_fits()).then_some(Step::WinLossDraw)
-        } else if plan.selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
-            Some(Step::Selective(level))
-        } else if fits(1.0) {
-            Some(Step::Exact)
-        } else if win_loss_draw_fits() {
-            Some(Step::WinLossDraw)
-        } else {
-            None
-        }
-    };
-    // The selective level `level`, where the time of the last iteration says it ends
-    // within the move's time.
-    let measured_selective = |level: usize| {
-        (exact_allowed
-            && plan.selective
-            && level < SELECTIVE_COST.len()
-            && time::next_fits(budget, start.elapsed(), last.mul_f64(SELECTIVE_GROWTH)))
-        .then_some(Step::Selective(level))
-    };
-    match previous {
-        Step::Midgame(depth) => {
-            let solvable = reach.win_loss_draw.max(reach.exact) >= empties
-                && depth >= pre_solve_depth(empties);
-            if solvable && let Some(step) = solve_from(0) {
-                return Some(step);
-            }
-            if depth + 1 < empties && depth < plan.max_depth {
-                return Some(Step::Midgame(depth + 1));
-            }
-            // No deeper midgame search: time left goes to the selective solve.
-            solvable.then(|| measured_selective(0)).flatten()
-        }
-        // With a fixed time per move, time left over is lost: the next level is tried
-        // even where it may not finish (an unfinished one keeps a move it proved better).
-        Step::Selective(level) => solve_from(level + 1)
-            .or_else(|| measured_selective(level + 1))
-            .or_else(|| {
-                budget
-                    .spend_all
-                    .then_some(if level + 1 < SELECTIVE_COST.len() {
-                        Step::Selective(level + 1)
-                    } else {
-                        Step::Exact
-                    })
-            }),
-        Step::WinLossDraw => {
-            (exact_allowed && (fits(1.0) || budget.spend_all)).then_some(Step::Exact)
-        }
-        Step::Exact => None,
-    }
 }
 
 /// Midgame iterations of at least this depth are searched with helper threads; shallower
@@ -938,7 +746,7 @@ fn othello_next_step(previous: Step, empties: u32, plan: &Plan, last: Duration) 
 const PARALLEL_MIDGAME_FROM: u32 = 6;
 
 /// One iteration: a window around the last score, widened until the score falls inside.
-fn aspiration_search<G: Game>(
+fn aspiration_search<G: Searchable>(
     run: &mut Run<'_, G>,
     pos: &G,
     ordered: &mut [G::Move],
@@ -978,7 +786,7 @@ fn aspiration_search<G: Game>(
 
 /// Replaces the best move by a seeded random choice among the moves that score within
 /// the tolerance of it at the last completed depth (each checked by a null-window search).
-fn choose_variety<G: Game>(
+fn choose_variety<G: Searchable>(
     run: &mut Run<'_, G>,
     pos: &G,
     best: &mut SearchReport<G::Move>,
@@ -1006,261 +814,11 @@ fn choose_variety<G: Game>(
             candidates.push((mv, score));
         }
     }
-    let pick = crate::game::mix64(variety.seed ^ pos.hash());
+    let pick = mix64(variety.seed ^ pos.hash());
     let (mv, score) = candidates[(pick % candidates.len() as u64) as usize];
     if mv != best_move {
         best.best_move = Some(mv);
         best.score = score.min(best.score);
         best.pv = vec![mv];
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Solves wherever the depth (60) reaches.
-    const FULL: Endgame = Endgame {
-        exact: 60,
-        win_loss_draw: 60,
-    };
-
-    /// The plan of a search of `max_depth` within `reach` (selective or not) on
-    /// `threads` threads with `budget`, started now, for one line of any score.
-    fn plan(
-        max_depth: u32,
-        reach: Endgame,
-        selective: bool,
-        threads: usize,
-        budget: &time::Budget,
-    ) -> Plan {
-        Plan {
-            start: Instant::now(),
-            empties: None,
-            solve_depth: None,
-            max_depth,
-            reach,
-            selective,
-            threads,
-            budget: *budget,
-            lines: 1,
-            scores_only: false,
-        }
-    }
-
-    /// The step after `previous` on one thread, depth 60, every solve within reach and
-    /// the selective levels on.
-    fn next_step(
-        previous: Step,
-        empties: u32,
-        budget: &time::Budget,
-        last: Duration,
-    ) -> Option<Step> {
-        othello_next_step(previous, empties, &plan(60, FULL, true, 1, budget), last)
-    }
-
-    fn budget(hard: Duration) -> time::Budget {
-        time::Budget {
-            soft: Some(hard / 2),
-            hard: Some(hard),
-            spend_all: false,
-        }
-    }
-
-    fn budget_ms(soft: u64, hard: u64, spend_all: bool) -> time::Budget {
-        time::Budget {
-            soft: Some(Duration::from_millis(soft)),
-            hard: Some(Duration::from_millis(hard)),
-            spend_all,
-        }
-    }
-
-    #[test]
-    fn the_exact_solve_comes_when_it_fits_in_the_time() {
-        let empties = 24;
-        let plenty = estimated_solve_time(empties, 1) * 3;
-        let step = next_step(Step::Selective(2), empties, &budget(plenty), Duration::ZERO);
-        assert_eq!(step, Some(Step::Exact));
-    }
-
-    #[test]
-    fn two_threads_start_the_exact_solve_with_less_time() {
-        let empties = 24;
-        // Room for the exact solve on two threads (half their estimate) but not on one.
-        let time = estimated_solve_time(empties, 1).mul_f64(0.4);
-        assert!(estimated_solve_time(empties, 2).mul_f64(0.5) < time);
-        let next = |threads| {
-            othello_next_step(
-                Step::Selective(1),
-                empties,
-                &plan(60, FULL, true, threads, &budget(time)),
-                Duration::ZERO,
-            )
-        };
-        assert_eq!(next(1), Some(Step::WinLossDraw));
-        assert_eq!(next(2), Some(Step::Exact));
-    }
-
-    #[test]
-    fn more_threads_make_a_solve_faster_up_to_the_measured_sixteen() {
-        let speedups: Vec<f64> = (1..=20).map(solve_speedup).collect();
-        assert!(speedups.windows(2).all(|w| w[0] <= w[1]));
-        assert_eq!((solve_speedup(1), solve_speedup(2)), (1.0, 1.8));
-        assert!(solve_speedup(3) > 1.8 && solve_speedup(3) < 2.7);
-        assert_eq!(solve_speedup(16), solve_speedup(64));
-        assert!(estimated_solve_time(24, 16) < estimated_solve_time(24, 8));
-    }
-
-    #[test]
-    fn win_loss_draw_comes_first_where_the_exact_solve_does_not_fit() {
-        let empties = 24;
-        // Room for the win/loss/draw solve (0.4 of the estimate, half of it needed) but
-        // not for the exact one (half an estimate).
-        let some = estimated_solve_time(empties, 1).mul_f64(0.3);
-        let step = next_step(Step::Selective(2), empties, &budget(some), Duration::ZERO);
-        assert_eq!(step, Some(Step::WinLossDraw));
-        let after = next_step(Step::WinLossDraw, empties, &budget(some), Duration::ZERO);
-        assert_eq!(after, None);
-        let none = next_step(
-            Step::Selective(2),
-            empties,
-            &budget(Duration::from_millis(1)),
-            Duration::ZERO,
-        );
-        assert_eq!(none, None);
-    }
-
-    #[test]
-    fn with_a_fixed_move_time_the_solve_levels_go_on_where_they_may_not_fit() {
-        let empties = 26;
-        let movetime = budget_ms(100, 100, true);
-        let after = |step| next_step(step, empties, &movetime, Duration::ZERO);
-        assert_eq!(after(Step::Selective(0)), Some(Step::Selective(1)));
-        assert_eq!(after(Step::Selective(2)), Some(Step::Exact));
-        // On a clock, time saved is kept for later moves.
-        let clock = time::Budget {
-            spend_all: false,
-            ..movetime
-        };
-        let step = next_step(
-            Step::Selective(0),
-            empties,
-            &clock,
-            Duration::from_millis(60),
-        );
-        // (Level 0 took 60 ms: level 1 is expected to overrun the 100 ms.)
-        assert_eq!(step, None);
-    }
-
-    #[test]
-    fn on_a_clock_the_selective_levels_start_where_the_last_iteration_says_they_fit() {
-        // A move at 28 empties whose clock budget lets a started step run past its
-        // share (as the solving move's does): the estimate puts even level 0 beyond the
-        // hard limit, the midgame iterations have reached their deepest.
-        let empties = 28;
-        let clock = budget_ms(3000, 6000, false);
-        assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[0]) > clock.hard.unwrap());
-        let after = |step, last| next_step(step, empties, &clock, Duration::from_millis(last));
-        assert_eq!(after(Step::Midgame(26), 70), Some(Step::Midgame(27)));
-        assert_eq!(after(Step::Midgame(27), 70), Some(Step::Selective(0)));
-        assert_eq!(after(Step::Selective(0), 300), Some(Step::Selective(1)));
-        // The exact solve still needs its estimate.
-        assert_eq!(after(Step::Selective(1), 800), None);
-        // A level expected to end past twice the share is not started.
-        assert_eq!(after(Step::Midgame(27), 2000), None);
-        assert_eq!(after(Step::Selective(0), 2000), None);
-        // Without the selective solves, nothing follows the midgame.
-        let plain = othello_next_step(
-            Step::Midgame(27),
-            empties,
-            &plan(60, FULL, false, 1, &clock),
-            Duration::from_millis(70),
-        );
-        assert_eq!(plain, None);
-    }
-
-    #[test]
-    fn a_level_solves_only_within_its_reach() {
-        let unlimited = time::Budget::default();
-        let level = Endgame {
-            exact: 16,
-            win_loss_draw: 18,
-        };
-        let next = |previous, empties| {
-            othello_next_step(
-                previous,
-                empties,
-                &plan(8, level, true, 1, &unlimited),
-                Duration::ZERO,
-            )
-        };
-        // 16 empties: the selective solves lead to the exact one, from depth 6.
-        assert_eq!(next(Step::Midgame(6), 16), Some(Step::Selective(0)));
-        // 18 empties: only the sign is within reach, and nothing follows it.
-        assert_eq!(next(Step::Midgame(8), 18), Some(Step::WinLossDraw));
-        assert_eq!(next(Step::WinLossDraw, 18), None);
-        // 20 empties: midgame up to the level's depth, then nothing.
-        assert_eq!(next(Step::Midgame(7), 20), Some(Step::Midgame(8)));
-        assert_eq!(next(Step::Midgame(8), 20), None);
-    }
-
-    #[test]
-    fn scores_only_never_solve_for_win_loss_or_draw() {
-        let unlimited = time::Budget::default();
-        let level = Endgame {
-            exact: 16,
-            win_loss_draw: 18,
-        };
-        let scores_only = Plan {
-            scores_only: true,
-            ..plan(8, level, true, 1, &unlimited)
-        };
-        // 18 empties, in the level's win/loss/draw window: the midgame depth and no more.
-        assert_eq!(
-            othello_next_step(Step::Midgame(7), 18, &scores_only, Duration::ZERO),
-            Some(Step::Midgame(8))
-        );
-        assert_eq!(
-            othello_next_step(Step::Midgame(8), 18, &scores_only, Duration::ZERO),
-            None
-        );
-        // Where the exact solve does not fit in the time, no win/loss/draw solve instead.
-        let some = estimated_solve_time(24, 1).mul_f64(0.3);
-        let timed = Plan {
-            scores_only: true,
-            ..plan(60, FULL, true, 1, &budget(some))
-        };
-        assert_eq!(
-            othello_next_step(Step::Selective(2), 24, &timed, Duration::ZERO),
-            None
-        );
-    }
-
-    #[test]
-    fn beyond_30_empties_the_midgame_goes_deeper_before_a_solve() {
-        let unlimited = time::Budget::default();
-        assert_eq!(
-            next_step(Step::Midgame(12), 30, &unlimited, Duration::ZERO),
-            Some(Step::Selective(0))
-        );
-        assert_eq!(
-            next_step(Step::Midgame(12), 38, &unlimited, Duration::ZERO),
-            Some(Step::Midgame(13))
-        );
-        assert_eq!(
-            next_step(Step::Midgame(28), 38, &unlimited, Duration::ZERO),
-            Some(Step::Selective(0))
-        );
-    }
-
-    #[test]
-    fn without_a_deadline_the_solve_is_exact() {
-        let unlimited = time::Budget {
-            soft: None,
-            hard: None,
-            spend_all: false,
-        };
-        let step = next_step(Step::Selective(2), 30, &unlimited, Duration::ZERO);
-        assert_eq!(step, Some(Step::Exact));
     }
 }

@@ -12,25 +12,26 @@ use crate::game::{Evaluator, Game, INFINITY, Score, WIN_SCORE};
 
 use super::busy::BusyMarks;
 use super::ordering::{KeyedMoves, OrderingRules, Pick, Picker};
+use super::plan::{Plan, PlanTables, Searchable};
 use super::tt::{Bound, Table};
-use super::{Confidence, Observer, PROGRESS_NODES, SearchReport};
+use super::{Confidence, Observer, PROGRESS_NODES, SearchReport, shown};
 
 /// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
-/// the midgame search and the endgame solver, which count nodes alike.
-pub(crate) struct Watch<'a> {
-    pub stop: &'a AtomicBool,
+/// the midgame search and a plan's solver, which count nodes alike.
+pub struct Watch<'a> {
+    pub(crate) stop: &'a AtomicBool,
     /// A second flag that stops the search: another thread finished its work first.
-    pub preempt: Option<&'a AtomicBool>,
-    pub deadline: Option<Instant>,
-    pub nodes: u64,
+    pub(crate) preempt: Option<&'a AtomicBool>,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) nodes: u64,
     node_limit: u64,
     /// Set by [`Watch::tick`] alone (which also stops counting then); read it freely.
-    pub aborted: bool,
+    pub(crate) aborted: bool,
     /// The node count at which [`Watch::tick`] next looks beyond the count: the next
     /// clock reading or the node limit, whichever comes first; zero once aborted.
     next_check: u64,
     /// Told the node count every [`PROGRESS_NODES`] nodes (the driver's watch only).
-    pub pulse: Option<Pulse<'a>>,
+    pub(crate) pulse: Option<Pulse<'a>>,
 }
 
 /// A search's sign of life, given by node counts so that a search of fixed depth or
@@ -54,7 +55,11 @@ const CHECK_EVERY: u64 = 2048;
 
 impl<'a> Watch<'a> {
     /// A watch that has counted no node yet.
-    pub fn new(stop: &'a AtomicBool, deadline: Option<Instant>, node_limit: u64) -> Watch<'a> {
+    pub(crate) fn new(
+        stop: &'a AtomicBool,
+        deadline: Option<Instant>,
+        node_limit: u64,
+    ) -> Watch<'a> {
         Watch {
             stop,
             preempt: None,
@@ -70,7 +75,7 @@ impl<'a> Watch<'a> {
     /// Counts a node; true once the search must stop. The node limit is exact, so that
     /// node-limited searches are deterministic. One comparison on the common path.
     #[inline(always)]
-    pub fn tick(&mut self) -> bool {
+    pub(crate) fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes < self.next_check {
             return false;
@@ -110,38 +115,40 @@ impl<'a> Watch<'a> {
 
     /// Goes on counting after a stop that `preempt` alone caused (the search it ended
     /// is given up; the flags and the clock are read again at the next check).
-    pub fn resume(&mut self) {
+    pub(crate) fn resume(&mut self) {
         self.aborted = false;
         self.next_check = self.nodes + 1;
     }
 }
 
-/// One search in progress: the searcher's tables borrowed for its duration.
-pub(crate) struct Run<'a, G: Game> {
-    pub evaluator: &'a dyn Evaluator<G>,
-    pub table: &'a Table<G::Move>,
-    pub rules: OrderingRules,
-    pub watch: Watch<'a>,
+/// One search in progress: the searcher's tables borrowed for its duration. A plan's
+/// hooks ([`Plan::solve`]) get it to search on with.
+pub struct Run<'a, G: Searchable> {
+    pub(crate) evaluator: &'a dyn Evaluator<G>,
+    pub(crate) table: &'a Table<G::Move>,
+    pub(crate) rules: OrderingRules,
+    pub(crate) watch: Watch<'a>,
     /// Static evaluations made (zero in a search that saw only ended games).
-    pub evals: u64,
+    pub(crate) evals: u64,
     /// Whether ProbCut may prune (selective search).
-    pub selective: bool,
-    /// `Some(level)`: solves are selective, with margin `probcut::SELECTIVE_T[level]`.
-    pub end_selectivity: Option<usize>,
-    /// The Othello endgame solver, when the game is Othello.
-    pub solver: Option<&'a super::endgame::Solver>,
-    /// Threads the endgame solver may use.
-    pub threads: usize,
+    pub(crate) selective: bool,
+    /// `Some(level)`: the plan's solves are selective, at that level.
+    pub(crate) end_selectivity: Option<usize>,
+    /// The plan's tables (Othello's endgame solver's); none in helper threads, which
+    /// leave the solves to the driver.
+    pub(crate) plan_tables: Option<&'a PlanTables<G>>,
+    /// Threads the plan's solver may use.
+    pub(crate) threads: usize,
     /// Where other threads search beside this one: the positions being searched now.
-    pub busy: Option<&'a BusyMarks>,
+    pub(crate) busy: Option<&'a BusyMarks>,
     /// Two killer moves per ply (games with move hints).
-    pub killers: Vec<[Option<G::Move>; 2]>,
+    pub(crate) killers: Vec<[Option<G::Move>; 2]>,
     /// History scores by [`Game::history_slot`] (games with move hints).
-    pub history: Vec<i32>,
+    pub(crate) history: Vec<i32>,
     /// Buffers of finished move pickers, for the next ones.
-    pub spare_keyed: Vec<KeyedMoves<G::Move>>,
+    pub(crate) spare_keyed: Vec<KeyedMoves<G::Move>>,
     /// Where the root moves' values go as they are found (the driver's run only).
-    pub lines: Option<LineSink<'a, G::Move>>,
+    pub(crate) lines: Option<LineSink<'a, G::Move>>,
 }
 
 /// Where the values of a search's root moves go as an iteration finds them.
@@ -207,11 +214,11 @@ pub(crate) struct RootOutcome<M> {
     pub score: Score,
 }
 
-impl<G: Game> Run<'_, G> {
+impl<G: Searchable> Run<'_, G> {
     /// Searches the root moves in the given order within (`alpha`, `beta`) and moves
     /// the best to the front. A move that proved better than the first is kept as the
     /// best even if its re-search is cut short.
-    pub fn root(
+    pub(crate) fn root(
         &mut self,
         pos: &G,
         moves: &mut [G::Move],
@@ -272,7 +279,7 @@ impl<G: Game> Run<'_, G> {
 
     /// The negamax value of `pos` searched `depth` plies deep, `ply` plies below the root.
     /// `static_eval` is the evaluation of `pos` where the caller has already made it.
-    pub fn pvs(
+    pub(crate) fn pvs(
         &mut self,
         pos: &G,
         depth: i32,
@@ -308,7 +315,7 @@ impl<G: Game> Run<'_, G> {
         if moves.is_empty() {
             return terminal_score(pos, ply);
         }
-        if let Some(score) = self.solve_if_reachable(pos, depth, alpha, beta) {
+        if let Some(score) = G::Plan::solve(self, pos, depth, alpha, beta) {
             return score;
         }
         if depth <= 0 {
@@ -517,7 +524,7 @@ impl<G: Game> Run<'_, G> {
 
     /// Tells the observer, if any, the value `score` of the root move `mv` found by the
     /// iteration under way, with its line from the table.
-    pub fn report_line(&self, pos: &G, mv: G::Move, score: Score) {
+    pub(crate) fn report_line(&self, pos: &G, mv: G::Move, score: Score) {
         let Some(lines) = &self.lines else {
             return;
         };
@@ -535,7 +542,7 @@ impl<G: Game> Run<'_, G> {
             nodes: self.watch.nodes,
             elapsed: lines.start.elapsed(),
         };
-        lines.observer.line(&report.shown());
+        lines.observer.line(&shown::<G>(&report));
     }
 
     /// Searches the root moves in the given order within (`low`, `high`) so that the
@@ -544,7 +551,7 @@ impl<G: Game> Run<'_, G> {
     /// far, and again with the window above it where it beats that value. Each value
     /// found goes to the observer at once; the moves are reordered best first. Cut
     /// short, no move is the best.
-    pub fn root_lines(
+    pub(crate) fn root_lines(
         &mut self,
         pos: &G,
         moves: &mut [G::Move],
@@ -596,7 +603,7 @@ impl<G: Game> Run<'_, G> {
 
     /// The principal variation from the table, starting with `first`, at most `depth`
     /// moves (every move checked for legality, so a stale entry cannot corrupt it).
-    pub fn principal_variation(&self, pos: &G, first: G::Move, depth: u32) -> Vec<G::Move> {
+    pub(crate) fn principal_variation(&self, pos: &G, first: G::Move, depth: u32) -> Vec<G::Move> {
         let mut pv = vec![first];
         let mut pos = pos.play(first);
         while (pv.len() as u32) < depth.max(1) {

@@ -9,9 +9,10 @@
 //! then by hint, the two killer moves of the ply (the last moves that cut there) counting
 //! as [`KILLER_HINT`], ties broken by the history table (how often and how deep a move cut).
 
-use crate::game::{Game, HISTORY_SLOTS, Score};
+use crate::game::{HISTORY_SLOTS, Score};
 
 use super::negamax::Run;
+use super::plan::Searchable;
 
 /// Which ordering rules the search applies. All are on by default; switching one off
 /// is for measuring what it buys.
@@ -81,13 +82,13 @@ const SELECT_FIRST: usize = 3;
 
 /// The storage of a picker's moves. A search keeps the buffers of finished pickers
 /// ([`Run::recycle`]) for the next ones: a node then allocates nothing.
-pub(super) type KeyedMoves<M> = Vec<Keyed<M>>;
+pub(crate) type KeyedMoves<M> = Vec<Keyed<M>>;
 
 /// A move with its ordering key (hint, history) and, where the ordering evaluated the
 /// position after it, that evaluation (for the side then to move), which the search of
 /// the move reuses.
 #[derive(Clone, Copy)]
-pub(super) struct Keyed<M> {
+pub(crate) struct Keyed<M> {
     key: (Score, i32),
     mv: M,
     child_eval: Option<Score>,
@@ -151,7 +152,7 @@ impl<M: Copy> Picker<M> {
     }
 }
 
-impl<G: Game> Run<'_, G> {
+impl<G: Searchable> Run<'_, G> {
     /// The moves of `pos` in the order to search them at `depth`.
     pub(super) fn order(
         &mut self,
@@ -225,7 +226,7 @@ impl<G: Game> Run<'_, G> {
     }
 }
 
-impl<G: Game> Run<'_, G> {
+impl<G: Searchable> Run<'_, G> {
     /// Gives a finished picker's buffer back for the next node's picker.
     pub(super) fn recycle(&mut self, picker: Picker<G::Move>) {
         self.spare_keyed.push(picker.keyed);

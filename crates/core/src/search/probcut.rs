@@ -4,20 +4,14 @@
 //! function of the value of a much shallower search: `v_d ≈ a * v_s + b`, with residuals
 //! of standard deviation `sigma`. So when the shallow value says `v_d >= beta` (or
 //! `<= alpha`) with `t` standard deviations to spare, the node is cut without the deep
-//! search. The parameters `(a, b, sigma)` are fitted per game phase (empties in tens)
-//! and per depth by `iago fit-probcut` (`scripts/fit-probcut`) into
-//! `probcut_params.rs`; a depth pair for every depth (about `d / 2` plies, see
-//! [`shallow_depth`]) makes it "multi". The deep pairs (to 16 plies) have fits of their
-//! own: their sigma is a third smaller than at 8 plies past 30 empties, so their cuts
-//! come with less margin for the same confidence.
-//!
-//! The endgame solver uses the same idea against the exact score (a selective solve):
-//! see [`endgame_fit`] and the solver's `probable_cut`.
+//! search. A game's plan says where a cut may be tried, with which shallow depth and
+//! which fitted line ([`super::plan::ProbCut`]); this module holds the cut itself and the
+//! arithmetic of the fits (Othello's fitted values live with Othello's plan).
 
-use crate::game::{Game, Score};
+use crate::game::Score;
 
 use super::negamax::Run;
-use super::probcut_params::{ENDGAME, ENDGAME_SIGMA_SLOPE, MIDGAME};
+use super::plan::{Plan, Searchable};
 
 /// One fitted relation between a shallow and a deep value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,57 +19,6 @@ pub struct Fit {
     pub a: f32,
     pub b: f32,
     pub sigma: f32,
-}
-
-/// The shallowest depth ProbCut is tried at.
-pub const MIN_DEPTH: i32 = 3;
-/// The deepest depth with its own fitted parameters.
-pub const MAX_FIT_DEPTH: i32 = MIN_DEPTH + MIDGAME[0].len() as i32 - 1;
-/// Depths fitted on full-width searches; deeper ones on selective searches (full-width
-/// searches that deep cost too much), whose shallow partners are still full-width.
-pub const FULL_WIDTH_FIT_DEPTH: i32 = 8;
-
-/// Standard deviations of margin for midgame cuts (the seed's 1.5: about 93% of the
-/// cuts are right).
-const MIDGAME_T: f32 = 1.5;
-
-/// The margins (standard deviations) of the selective solves tried before the exact
-/// one, the least sure first.
-pub const SELECTIVE_T: [f32; 2] = [1.1, 1.6];
-
-/// The shallow search depth checked for a deep search of `depth`: about half of it,
-/// with the same parity. The evaluation swings by about 3 discs between odd and even
-/// depths; a pair of unlike parity has that swing in its fit's offset and, since the
-/// swing varies from position to position, in its sigma too.
-pub const fn shallow_depth(depth: i32) -> i32 {
-    2 * (depth / 4) + (depth & 1)
-}
-
-/// The parameter row for a position with `empties` empties.
-pub fn phase(empties: u32) -> usize {
-    (empties.min(59) / 10) as usize
-}
-
-/// The midgame fit for `depth` at `empties`.
-pub fn midgame_fit(empties: u32, depth: i32) -> Fit {
-    MIDGAME[phase(empties)][fit_column(depth)]
-}
-
-/// The fitted depth standing for `depth`: itself where fitted; past the fitted depths,
-/// the deepest fitted one whose depth and shallow depth have the same parities (the
-/// evaluation's odd-even effect of about 3 discs must not enter a borrowed line).
-fn fit_column(depth: i32) -> usize {
-    let same_parities =
-        |d: i32| d % 2 == depth % 2 && shallow_depth(d) % 2 == shallow_depth(depth) % 2;
-    let fitted = if depth <= MAX_FIT_DEPTH {
-        depth.max(MIN_DEPTH)
-    } else {
-        (MIN_DEPTH..=MAX_FIT_DEPTH)
-            .rev()
-            .find(|&d| same_parities(d))
-            .unwrap_or(MAX_FIT_DEPTH)
-    };
-    (fitted - MIN_DEPTH) as usize
 }
 
 /// The bounds on the shallow value beyond which the deep value is outside
@@ -101,25 +44,7 @@ pub fn confidence_percent(t: f32) -> u8 {
     ((0.5 * (1.0 + erf)) * 100.0).floor().clamp(0.0, 99.0) as u8
 }
 
-/// The fit of the exact score (in discs times [`crate::othello::DISC`]) on a search of
-/// `ENDGAME_DEPTH` plies at `empties`: sigma grows linearly with the empties.
-pub fn endgame_fit(empties: u32) -> Fit {
-    Fit {
-        sigma: ENDGAME.sigma + ENDGAME_SIGMA_SLOPE * empties as f32,
-        ..ENDGAME
-    }
-}
-
-/// A shallow probe for the high bound is searched only where the static evaluation is
-/// at most this far below it: further below, it cut in under a third of the probes
-/// (`iago bench --depth 16`), and the probes cost more than the cuts saved.
-const PROBE_BELOW_HIGH: Score = 400;
-
-/// The probe for the low bound, only where the static evaluation is at most this far
-/// above it (further above, under 3% of these probes cut).
-const PROBE_ABOVE_LOW: Score = 300;
-
-impl<G: Game> Run<'_, G> {
+impl<G: Searchable> Run<'_, G> {
     /// A probable cut of `pos` at `depth`: `Some(bound)` when a shallow search predicts
     /// the deep value outside (`alpha`, `beta`) with confidence. `static_eval`: the
     /// evaluation of `pos`, if the caller has made it.
@@ -132,25 +57,21 @@ impl<G: Game> Run<'_, G> {
         ply: u32,
         static_eval: Option<Score>,
     ) -> Option<Score> {
-        if !self.selective || depth < MIN_DEPTH || beta - alpha > 1 {
+        if !self.selective || beta - alpha > 1 {
             return None;
         }
-        let empties = pos.empties()?;
-        if depth >= empties as i32 {
-            return None;
-        }
-        let fit = midgame_fit(empties, depth);
-        let shallow = shallow_depth(depth);
-        let (low, high) = bounds(fit, alpha, beta, MIDGAME_T);
+        let cut = G::Plan::probcut(pos, depth)?;
+        let shallow = cut.shallow;
+        let (low, high) = bounds(cut.fit, alpha, beta, cut.margin);
         let static_value = static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
         let known = Some(static_value);
-        if static_value >= high - PROBE_BELOW_HIGH
+        if static_value >= high - cut.probe_below_high
             && self.pvs(pos, shallow, high - 1, high, ply, known) >= high
             && !self.watch.aborted
         {
             return Some(beta);
         }
-        if static_value <= low + PROBE_ABOVE_LOW
+        if static_value <= low + cut.probe_above_low
             && self.pvs(pos, shallow, low, low + 1, ply, known) <= low
             && !self.watch.aborted
         {
@@ -204,25 +125,6 @@ mod tests {
         );
         assert!((fit.sigma - 1.0).abs() < 0.05, "{fit:?}");
         assert!(fit_line(&[(1.0, 1.0), (1.0, 2.0), (1.0, 3.0)]).is_none());
-    }
-
-    #[test]
-    fn deep_pairs_borrow_a_fit_of_the_same_parities() {
-        for depth in MIN_DEPTH..40 {
-            let fitted = fit_column(depth) as i32 + MIN_DEPTH;
-            assert!(fitted <= MAX_FIT_DEPTH, "{depth}");
-            assert_eq!(fitted % 2, depth % 2, "{depth}");
-            assert_eq!(
-                shallow_depth(fitted) % 2,
-                shallow_depth(depth) % 2,
-                "{depth}"
-            );
-            if depth <= MAX_FIT_DEPTH {
-                assert_eq!(fitted, depth);
-            } else {
-                assert!(fitted > MAX_FIT_DEPTH - 4, "{depth}");
-            }
-        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use iago_core::mill::notation::parse_position as mill_position;
 use iago_core::options;
 use iago_core::othello::notation::parse_position;
 use iago_core::othello::{DISC, Move, Position};
-use iago_core::search::{Limits, OrderingRules, SearchReport, Searcher};
+use iago_core::search::{Limits, OrderingRules, SearchReport, Searchable, Searcher};
 
 const HELP: &str = "usage: iago bench [OPTIONS]
 
@@ -198,7 +198,7 @@ fn run_mill(args: &[String]) -> Result<(), Failure> {
 
 /// Searches each position from cleared tables, printing a line per search (numbered,
 /// with its time); returns the total nodes and time.
-fn search_each<G: Game>(
+fn search_each<G: Searchable>(
     searcher: &mut Searcher<G>,
     positions: &[G],
     limits: &Limits,

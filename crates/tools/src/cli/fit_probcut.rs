@@ -1,5 +1,5 @@
 //! `iago fit-probcut --wthor DIR [OPTIONS]`: fits the ProbCut parameters on positions
-//! from real games and writes them as Rust source (`src/search/probcut_params.rs`).
+//! from real games and writes them as Rust source (`crates/core/src/othello/plan/probcut_params.rs`).
 //!
 //! Midgame: for positions with 14 to 54 empties, full-width searches of depth 0 to 8
 //! and selective ones beyond (to `--deep`); for each game phase (empties in tens) and
@@ -15,16 +15,15 @@ use super::args::Args;
 use iago_core::eval::othello_evaluator;
 use iago_core::game::{Game, mix64};
 use iago_core::othello::Position;
+use iago_core::othello::plan::probcut::{FULL_WIDTH_FIT_DEPTH, MIN_DEPTH, phase, shallow_depth};
 use iago_core::othello::wthor::read_wthor_dir;
-use iago_core::search::probcut::{
-    FULL_WIDTH_FIT_DEPTH, Fit, MIN_DEPTH, fit_line, phase, shallow_depth,
-};
+use iago_core::search::probcut::{Fit, fit_line};
 use iago_core::search::{Limits, Searcher};
 
 const HELP: &str = "usage: iago fit-probcut --wthor DIR [OPTIONS]
 
 Fits the ProbCut parameters on positions from the WTHOR games in DIR and prints them
-as Rust source (the content of src/search/probcut_params.rs).
+as Rust source (the content of crates/core/src/othello/plan/probcut_params.rs).
 
 Options:
   --games N      games sampled, evenly spread over the database (default 400)

@@ -35,13 +35,14 @@ mod table;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 
-use crate::game::{Color, Game, INFINITY, Score};
+use crate::game::{Color, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position};
+use crate::search::plan::Tables;
+use crate::search::probcut::bounds;
+use crate::search::{OrderingRules, OutOfMemory, Run, Watch};
 
-use super::negamax::{Run, Watch};
-use super::ordering::OrderingRules;
-use super::probcut;
+use super::probcut::{SELECTIVE_T, endgame_fit};
 use super::probcut_params::ENDGAME_DEPTH;
 use super::stability::stable_discs;
 
@@ -94,9 +95,9 @@ fn probable_cut<K: Paths>(
     alpha: i32,
     t: f32,
 ) -> Option<i32> {
-    let fit = probcut::endgame_fit(empties);
+    let fit = endgame_fit(empties);
     let depth = ENDGAME_DEPTH;
-    let (low, high) = probcut::bounds(fit, alpha * DISC, (alpha + 1) * DISC, t);
+    let (low, high) = bounds(fit, alpha * DISC, (alpha + 1) * DISC, t);
     // A midgame value never leaves (-64, 64) discs, so a bound beyond is never reached.
     if high <= 64 * DISC
         && k.midgame(ctx, p, o, depth, high - 1, high) >= high
@@ -740,42 +741,66 @@ fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 
     best
 }
 
-impl<G: Game> Run<'_, G> {
-    /// The exact score of `pos` (in the search's units, fail-soft within the window)
-    /// when the search at `depth` reaches the end of an Othello game from here.
-    pub(super) fn solve_if_reachable(
-        &mut self,
-        pos: &G,
-        depth: i32,
-        alpha: Score,
-        beta: Score,
-    ) -> Option<Score> {
-        let empties = pos.empties()?;
-        if depth < empties as i32 {
-            return None;
-        }
-        let (player, opponent) = pos.disc_bitboards()?;
-        let solver = self.solver?;
-        let evaluator = self.evaluator;
-        let eval = move |player: u64, opponent: u64| {
-            G::from_disc_bitboards(player, opponent).map_or(0, |pos| evaluator.evaluate(&pos))
-        };
-        let pos = &Position {
+/// The exact score of `pos` (in the search's units, fail-soft within the window) when
+/// the search at `depth` reaches the end of the game from here; `None` where it does
+/// not, or where the run has no solver (a helper thread's).
+#[inline(always)]
+pub(super) fn solve_if_reachable(
+    run: &mut Run<'_, Position>,
+    pos: &Position,
+    depth: i32,
+    alpha: Score,
+    beta: Score,
+) -> Option<Score> {
+    if depth < pos.empty_count() as i32 {
+        return None;
+    }
+    let solver = run.plan_tables?;
+    let evaluator = run.evaluator;
+    // The side only names the colours; the solver's positions need none.
+    let eval = move |player: u64, opponent: u64| {
+        evaluator.evaluate(&Position {
             player,
             opponent,
             side: Color::Black,
-        };
-        Some(solve_position(
-            solver,
-            &mut self.watch,
-            self.rules,
-            &eval,
-            self.end_selectivity,
-            self.threads,
-            pos,
-            alpha,
-            beta,
-        ))
+        })
+    };
+    let pos = &Position {
+        player: pos.player,
+        opponent: pos.opponent,
+        side: Color::Black,
+    };
+    Some(solve_position(
+        solver,
+        &mut run.watch,
+        run.rules,
+        &eval,
+        run.end_selectivity,
+        run.threads,
+        pos,
+        alpha,
+        beta,
+    ))
+}
+
+/// The solver's table as the plan's tables: half the hash size.
+impl Tables for Solver {
+    const SIZED: bool = true;
+
+    fn new(megabytes: usize) -> Result<Solver, OutOfMemory> {
+        Solver::new(megabytes)
+    }
+
+    fn bytes(megabytes: usize) -> Option<Vec<usize>> {
+        Solver::bytes(megabytes).map(|sizes| sizes.to_vec())
+    }
+
+    fn clear(&mut self) {
+        Solver::clear(self);
+    }
+
+    fn new_search(&mut self) {
+        Solver::new_search(self);
     }
 }
 
@@ -789,7 +814,7 @@ const PARALLEL_FROM: u32 = 18;
 /// time (so that they part ways), and their results serve the others through the
 /// table. The calling thread's result is returned.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn solve_position(
+fn solve_position(
     solver: &Solver,
     watch: &mut Watch,
     rules: OrderingRules,
@@ -811,7 +836,7 @@ pub(super) fn solve_position(
         table: solver,
         rules,
         eval,
-        selectivity: selectivity.map(|level| probcut::SELECTIVE_T[level]),
+        selectivity: selectivity.map(|level| SELECTIVE_T[level]),
         level: selectivity.map_or(EXACT, |level| level as u8),
         parallel: threads > 1 && pos.empty_count() >= PARALLEL_FROM,
     };

@@ -5,7 +5,7 @@
 // Fitted numbers may come close to named constants by chance.
 #![allow(clippy::approx_constant)]
 
-use super::probcut::Fit;
+use crate::search::probcut::Fit;
 
 /// Midgame fits: [phase (empties / 10)][depth - 3] for depths 3 to 16
 /// (full-width searches to 8 plies, selective ones beyond).

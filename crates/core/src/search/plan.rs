@@ -1,0 +1,200 @@
+//! How a game is searched, beyond its rules: the [`Plan`] a game names ([`Searchable`]).
+//!
+//! The driver (`search/mod.rs`) runs one iteration after another; the plan says which
+//! comes next (midgame depths and, for a game with a solver, its selective, win/loss/draw
+//! and exact solves), how a clock is shared out over the game's moves, which probable
+//! cuts the midgame search may make ([`ProbCut`]) and where a node is solved rather than
+//! searched. The hooks the search calls at every node ([`Plan::probcut`], [`Plan::solve`])
+//! are static, so that a plan without them costs nothing.
+//!
+//! [`Plain`] is plain iterative deepening: every midgame depth in turn, equal shares of a
+//! clock, no probable cuts, no solver (Nine Men's Morris). Othello's plan, with its
+//! endgame solver, its fitted ProbCut values and its clock schedule, lives with Othello.
+
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Score};
+
+use super::Endgame;
+use super::memory::OutOfMemory;
+use super::negamax::Run;
+use super::probcut::Fit;
+use super::time::{Budget, Schedule};
+
+/// A game the search can play: its rules ([`Game`]) and the plan it is searched with.
+pub trait Searchable: Game {
+    type Plan: Plan<Self>;
+}
+
+/// How a game is searched. A value is made for each search from its root position
+/// ([`Plan::new`]); the associated functions are the hooks of the search's inner loop.
+pub trait Plan<G: Searchable>: Sized {
+    /// Tables the plan keeps beside the midgame table (an endgame solver's), sized from
+    /// the same hash setting; `()` for none.
+    type Tables: Tables;
+
+    /// The plan of a search of `pos`, whose legal moves are `legal` (at least one).
+    fn new(pos: &G, legal: &[G::Move]) -> Self;
+
+    /// The depth at which a search of the root reaches the end of the game, where the
+    /// plan solves it; `None` for a plan without solves.
+    fn solve_depth(&self) -> Option<u32> {
+        None
+    }
+
+    /// The deepest midgame iteration worth searching within `max_depth` (helper threads
+    /// go no deeper): short of the solve, which is not a midgame iteration.
+    fn deepest_midgame(&self, max_depth: u32) -> u32 {
+        max_depth
+    }
+
+    /// The iteration after `previous` (the first is always [`Step::Midgame`] 1) in the
+    /// search `course` describes, or `None` to stop; `last` is the time `previous` took.
+    /// The driver stops midgame iterations past the course's depth and the soft time
+    /// limit itself.
+    fn next_step(&self, previous: Step, _course: &Course, _last: Duration) -> Option<Step> {
+        match previous {
+            Step::Midgame(depth) => Some(Step::Midgame(depth + 1)),
+            _ => None,
+        }
+    }
+
+    /// The mover's moves still to play, where the game can tell (the clock is shared
+    /// out over them); `None`: the time manager assumes a typical game.
+    fn moves_left(&self) -> Option<u32> {
+        None
+    }
+
+    /// How this move's part of a clock with `usable` time to spend is found, on
+    /// `threads` threads; `None`: an equal share of the moves left.
+    fn schedule(&self, _usable: Duration, _threads: usize) -> Option<Schedule> {
+        None
+    }
+
+    /// Percent of selective solves of `level` expected to be right.
+    fn selective_confidence(_level: usize) -> u8 {
+        0
+    }
+
+    /// The half-width of a win/loss/draw solve's window around a draw: scores inside it
+    /// are draws, beyond it wins or losses.
+    const WIN_LOSS_DRAW_WINDOW: Score = 1;
+
+    /// The score a win/loss/draw solve's value is shown as: its bound.
+    fn win_loss_draw_bound(score: Score) -> Score {
+        score.signum()
+    }
+
+    /// A probable cut the midgame search may try at a node of `pos` searched `depth`
+    /// plies deep (a null window).
+    #[inline(always)]
+    fn probcut(_pos: &G, _depth: i32) -> Option<ProbCut> {
+        None
+    }
+
+    /// The value of `pos`, fail-soft within (`alpha`, `beta`), where the search at
+    /// `depth` reaches the end of the game and the plan solves it instead.
+    #[inline(always)]
+    fn solve(
+        _run: &mut Run<'_, G>,
+        _pos: &G,
+        _depth: i32,
+        _alpha: Score,
+        _beta: Score,
+    ) -> Option<Score> {
+        None
+    }
+}
+
+/// The tables of `G`'s plan.
+pub type PlanTables<G> = <<G as Searchable>::Plan as Plan<G>>::Tables;
+
+/// Tables a plan keeps beside the midgame table.
+pub trait Tables: Send + Sync + Sized + 'static {
+    /// Whether the tables take half of the hash size (the midgame table the rest).
+    const SIZED: bool;
+    /// Tables of `megabytes` MiB.
+    fn new(megabytes: usize) -> Result<Self, OutOfMemory>;
+    /// The sizes of the allocations of [`Tables::new`], `None` where too large.
+    fn bytes(megabytes: usize) -> Option<Vec<usize>>;
+    /// Forgets everything (a new game).
+    fn clear(&mut self);
+    /// A new search begins.
+    fn new_search(&mut self);
+}
+
+/// No tables.
+impl Tables for () {
+    const SIZED: bool = false;
+
+    fn new(_megabytes: usize) -> Result<(), OutOfMemory> {
+        Ok(())
+    }
+
+    fn bytes(_megabytes: usize) -> Option<Vec<usize>> {
+        Some(Vec::new())
+    }
+
+    fn clear(&mut self) {}
+
+    fn new_search(&mut self) {}
+}
+
+/// Plain iterative deepening: each midgame depth in turn, no solver, no probable cuts,
+/// a clock shared out in equal parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Plain;
+
+impl<G: Searchable> Plan<G> for Plain {
+    type Tables = ();
+
+    fn new(_pos: &G, _legal: &[G::Move]) -> Plain {
+        Plain
+    }
+}
+
+/// One iteration of the driver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    /// A midgame search this deep.
+    Midgame(u32),
+    /// A selective solve of this level (the plan's margins, least sure first).
+    Selective(usize),
+    /// A solve with the window of [`Plan::WIN_LOSS_DRAW_WINDOW`] around a draw: win,
+    /// loss or draw, where the exact solve does not fit in the time.
+    WinLossDraw,
+    /// The exact solve.
+    Exact,
+}
+
+/// How one search goes, fixed when it starts: what the plan's step rule reads.
+#[derive(Clone, Debug)]
+pub struct Course {
+    pub start: Instant,
+    /// The deepest midgame iteration.
+    pub max_depth: u32,
+    /// Where the solves may start.
+    pub reach: Endgame,
+    /// Whether the search is selective (ProbCut, and the selective solves).
+    pub selective: bool,
+    pub threads: usize,
+    pub budget: Budget,
+    /// How many root moves get their exact value (multi-PV); 1: the best only.
+    pub lines: usize,
+    /// No win/loss/draw solve: every value found is a score.
+    pub scores_only: bool,
+}
+
+/// A probable cut (Multi-ProbCut): a search `shallow` plies deep predicts the node's
+/// value by the line `fit`; where it lies outside the window with `margin` standard
+/// deviations to spare, the node is cut. A probe for the upper bound is searched only
+/// where the static evaluation is at most `probe_below_high` below it, one for the lower
+/// bound only where it is at most `probe_above_low` above (further away, few probes cut).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbCut {
+    pub shallow: i32,
+    pub fit: Fit,
+    pub margin: f32,
+    pub probe_below_high: Score,
+    pub probe_above_low: Score,
+}

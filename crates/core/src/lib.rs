@@ -5,6 +5,7 @@ pub mod engine;
 pub mod eval;
 pub mod files;
 pub mod game;
+pub mod games;
 pub mod mill;
 pub mod options;
 pub mod othello;

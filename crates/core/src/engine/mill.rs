@@ -10,10 +10,6 @@ use crate::mill::notation::{
 use crate::mill::{MillPosition, Move, Rules};
 
 impl EngineGame for MillPosition {
-    const GTP_NAME: &'static str = "Mill";
-    const ID: &'static str = "mill";
-    const BOARD_SIZE: u32 = 7;
-
     fn start() -> Self {
         MillPosition::start()
     }
@@ -39,12 +35,12 @@ impl EngineGame for MillPosition {
         board_text(self)
     }
 
-    /// `W+1` or `B+1` for a win, `0` for a draw (Mill has no margin).
-    fn score_text(&self) -> String {
+    /// 1 or -1 for a win or a loss, 0 for a draw (Mill has no margin).
+    fn black_result(&self) -> i32 {
         match self.winner() {
-            Some(Color::White) => "W+1".into(),
-            Some(Color::Black) => "B+1".into(),
-            None => "0".into(),
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => 0,
         }
     }
 
@@ -89,7 +85,7 @@ mod tests {
             <MillPosition as EngineGame>::parse_position(&text),
             Ok(start.clone())
         );
-        assert_eq!(start.score_text(), "0");
+        assert_eq!(start.black_result(), 0);
         assert!(MillPosition::parse_move_text("d6-d5xa1").is_ok());
         assert!(MillPosition::parse_move_text("d9").is_err());
         assert!(start.board_text().lines().count() > 13);

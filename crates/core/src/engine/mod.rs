@@ -29,15 +29,9 @@ use crate::search::{
 
 use jobs::{JobContext, analyze, go, hint, learn, perft};
 
-/// What the protocols need to know about a game beyond what the search needs.
+/// What the engine and the protocols need to know about a game beyond what the search
+/// needs. Its names and board size are its registry entry's (`crate::games`).
 pub trait EngineGame: Searchable + PartialEq {
-    /// The name GTP's `list_games` / `set_game` use (`Othello`).
-    const GTP_NAME: &'static str;
-    /// The name of `--game` (`othello`).
-    const ID: &'static str;
-    /// The only size GTP's `boardsize` accepts.
-    const BOARD_SIZE: u32;
-
     /// The position a new game starts from.
     fn start() -> Self;
 
@@ -67,8 +61,14 @@ pub trait EngineGame: Searchable + PartialEq {
     /// The board drawn in text lines (no empty line), for `showboard`.
     fn board_text(&self) -> String;
 
-    /// The result of the game in GTP form: `B+n`, `W+n` or `0`.
-    fn score_text(&self) -> String;
+    /// The result of an ended game for Black: the margin of Black's win (Othello's disc
+    /// difference, the empties to the winner), negative for a loss, 0 for a draw; 1 or
+    /// -1 in games without a margin. GTP's `final_score` writes it `B+n` or `W+n`.
+    fn black_result(&self) -> i32;
+
+    /// The largest [`EngineGame::black_result`] there is: the result of a game lost by
+    /// forfeit in a match.
+    const MAX_RESULT: i32 = 1;
 
     /// A score (the game's unit, the mover's view) as the protocols print it: discs for
     /// Othello, with two decimals and never an exponent.
@@ -83,12 +83,12 @@ pub trait EngineGame: Searchable + PartialEq {
     /// The same position under the rule settings `text` (the game's own words, see
     /// protocol.md); an error for games without rule variants.
     fn with_rules(&self, _text: &str) -> Result<Self, String> {
-        Err(format!("{} has no rule variants", Self::GTP_NAME))
+        Err("the game has no rule variants".into())
     }
 
     /// Reads a game record (NBoard's `set game`): GGF for Othello.
     fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
-        Err(format!("{} has no game record format", Self::GTP_NAME))
+        Err("the game has no game record format".into())
     }
 
     /// The opening book `choice` names: `Ok(None)` when it names none (or the game has
@@ -97,8 +97,9 @@ pub trait EngineGame: Searchable + PartialEq {
         Ok(None)
     }
 
-    /// True when every move is one square of a `BOARD_SIZE` grid (or a pass), so that a
-    /// board GUI such as GoGui can show the game and send its moves as points.
+    /// True when every move is one square of a square grid the size of the game's board
+    /// (or a pass), so that a board GUI such as GoGui can show the game and send its moves
+    /// as points.
     const GRID: bool = false;
 
     /// The move on the grid square `column` (0 = left), `row` (0 = the top row of the
@@ -120,11 +121,10 @@ pub trait EngineGame: Searchable + PartialEq {
 
     /// The end of the game in words (`Black wins 40-24.`), for a GUI's result dialog.
     fn result_text(&self) -> String {
-        let score = self.score_text();
-        match score.split_once('+') {
-            Some(("B", n)) => format!("Black wins by {n}."),
-            Some(("W", n)) => format!("White wins by {n}."),
-            _ => "Draw.".into(),
+        match self.black_result() {
+            0 => "Draw.".into(),
+            n if n > 0 => format!("Black wins by {n}."),
+            n => format!("White wins by {}.", -n),
         }
     }
 

@@ -13,10 +13,6 @@ use crate::othello::{DISC, Move, Position};
 use crate::search::Searcher;
 
 impl EngineGame for Position {
-    const GTP_NAME: &'static str = "Othello";
-    const ID: &'static str = "othello";
-    const BOARD_SIZE: u32 = 8;
-
     fn start() -> Self {
         Position::start()
     }
@@ -82,17 +78,16 @@ impl EngineGame for Position {
         text
     }
 
-    fn score_text(&self) -> String {
-        let diff = match self.side {
+    /// The disc difference for Black, the empty squares to the winner.
+    fn black_result(&self) -> i32 {
+        match self.side {
             Color::Black => self.final_disc_difference(),
             Color::White => -self.final_disc_difference(),
-        };
-        match diff {
-            0 => "0".into(),
-            d if d > 0 => format!("B+{d}"),
-            d => format!("W+{}", -d),
         }
     }
+
+    /// All 64 discs.
+    const MAX_RESULT: i32 = 64;
 
     fn score_to_text(score: Score) -> String {
         let sign = if score < 0 { "-" } else { "" };
@@ -155,15 +150,14 @@ impl EngineGame for Position {
         }
     }
 
-    /// The winner, the margin with the empty squares given to the winner (as `score_text`
-    /// counts it) and the discs on the board.
+    /// The winner, the margin with the empty squares given to the winner (as
+    /// `black_result` counts it) and the discs on the board.
     fn result_text(&self) -> String {
         let (black, white) = (self.black().count_ones(), self.white().count_ones());
-        let score = self.score_text();
-        let winner = match score.split_once('+') {
-            Some(("B", n)) => format!("Black wins by {n}"),
-            Some(("W", n)) => format!("White wins by {n}"),
-            _ => "Draw".into(),
+        let winner = match self.black_result() {
+            0 => "Draw".into(),
+            n if n > 0 => format!("Black wins by {n}"),
+            n => format!("White wins by {}", -n),
         };
         format!("{winner}: Black {black}, White {white} discs.")
     }
@@ -276,8 +270,8 @@ mod tests {
     fn final_score_text() {
         let pos = Position::parse_position(&format!("{}{}---- O", "X".repeat(40), "O".repeat(20)))
             .unwrap();
-        assert_eq!(pos.score_text(), "B+24");
-        assert_eq!(Position::start().score_text(), "0");
+        assert_eq!(pos.black_result(), 24);
+        assert_eq!(Position::start().black_result(), 0);
         assert_eq!(
             pos.result_text(),
             "Black wins by 24: Black 40, White 20 discs."

@@ -68,15 +68,16 @@ pub fn point_text(column: u32, row: u32, size: u32) -> String {
 }
 
 /// GoGui's name of a move (`pass` for a pass).
-pub fn move_text<G: EngineGame>(mv: G::Move) -> String {
+pub fn move_text<G: EngineGame>(mv: G::Move, size: u32) -> String {
     match G::move_grid(mv) {
-        Some((column, row)) => point_text(column, row, G::BOARD_SIZE),
+        Some((column, row)) => point_text(column, row, size),
         None => "pass".into(),
     }
 }
 
-/// Reads a GoGui point (`D6`, case-insensitive) or `pass` as a move of `G`.
-pub fn parse_move<G: EngineGame>(text: &str) -> Result<G::Move, String> {
+/// Reads a GoGui point (`D6`, case-insensitive) on a board of `size` or `pass` as a move
+/// of `G`.
+pub fn parse_move<G: EngineGame>(text: &str, size: u32) -> Result<G::Move, String> {
     if text.eq_ignore_ascii_case("pass") {
         return G::parse_move_text("pass");
     }
@@ -92,16 +93,15 @@ pub fn parse_move<G: EngineGame>(text: &str) -> Result<G::Move, String> {
         return Err(bad());
     }
     let number: u32 = digits.parse().map_err(|_| bad())?;
-    let size = G::BOARD_SIZE;
     if column >= size || number == 0 || number > size {
         return Err(bad());
     }
     G::grid_move(column, size - number).ok_or_else(bad)
 }
 
-/// `gogui-rules_board`: one line per row from the top, `X` black, `O` white, `.` empty.
-pub fn board<G: EngineGame>(pos: &G) -> String {
-    let size = G::BOARD_SIZE;
+/// `gogui-rules_board` of a board of `size`: one line per row from the top, `X` black,
+/// `O` white, `.` empty.
+pub fn board<G: EngineGame>(pos: &G, size: u32) -> String {
     let mut lines = Vec::new();
     for row in 0..size {
         let cells: Vec<&str> = (0..size)
@@ -119,12 +119,12 @@ pub fn board<G: EngineGame>(pos: &G) -> String {
 
 /// `gogui-rules_legal_moves`: the side to move's moves as GoGui points, `pass` when it
 /// has to pass, nothing once the game is over (which is how GoGui learns it is).
-pub fn legal_moves<G: EngineGame>(pos: &G) -> String {
+pub fn legal_moves<G: EngineGame>(pos: &G, size: u32) -> String {
     if pos.is_game_over() {
         return String::new();
     }
     if let Some(pass) = pos.forced_pass() {
-        return move_text::<G>(pass);
+        return move_text::<G>(pass, size);
     }
     let moves = pos.legal_moves();
     let mut points: Vec<(u32, u32)> = moves
@@ -136,7 +136,7 @@ pub fn legal_moves<G: EngineGame>(pos: &G) -> String {
     points.sort_by_key(|&(column, row)| (column, std::cmp::Reverse(row)));
     points
         .into_iter()
-        .map(|(column, row)| point_text(column, row, G::BOARD_SIZE))
+        .map(|(column, row)| point_text(column, row, size))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -151,8 +151,7 @@ pub fn side_to_move<G: EngineGame>(pos: &G) -> String {
 
 /// `gogui-rules_board_gfx`: the legal moves circled, and the disc count and the side to
 /// move (or the result) on GoGui's status bar.
-pub fn board_gfx<G: EngineGame>(pos: &G) -> String {
-    let size = G::BOARD_SIZE;
+pub fn board_gfx<G: EngineGame>(pos: &G, size: u32) -> String {
     let (mut black, mut white) = (0, 0);
     for row in 0..size {
         for column in 0..size {
@@ -173,7 +172,7 @@ pub fn board_gfx<G: EngineGame>(pos: &G) -> String {
             format!("Black {black}, White {white}; {side} to move")
         }
     };
-    let moves = legal_moves(pos);
+    let moves = legal_moves(pos, size);
     let points: Vec<&str> = moves
         .split(' ')
         .filter(|m| *m != "pass" && !m.is_empty())
@@ -203,17 +202,17 @@ mod tests {
     #[test]
     fn points_count_rows_from_the_bottom() {
         let d3: Move = "d3".parse().unwrap();
-        assert_eq!(move_text::<Position>(d3), "D6");
-        assert_eq!(parse_move::<Position>("D6"), Ok(d3));
-        assert_eq!(parse_move::<Position>("d6"), Ok(d3));
-        assert_eq!(parse_move::<Position>("A1"), Ok("a8".parse().unwrap()));
-        assert_eq!(parse_move::<Position>("H8"), Ok("h1".parse().unwrap()));
-        assert_eq!(parse_move::<Position>("pass"), Ok(Move::PASS));
-        assert_eq!(move_text::<Position>(Move::PASS), "pass");
+        assert_eq!(move_text::<Position>(d3, 8), "D6");
+        assert_eq!(parse_move::<Position>("D6", 8), Ok(d3));
+        assert_eq!(parse_move::<Position>("d6", 8), Ok(d3));
+        assert_eq!(parse_move::<Position>("A1", 8), Ok("a8".parse().unwrap()));
+        assert_eq!(parse_move::<Position>("H8", 8), Ok("h1".parse().unwrap()));
+        assert_eq!(parse_move::<Position>("pass", 8), Ok(Move::PASS));
+        assert_eq!(move_text::<Position>(Move::PASS, 8), "pass");
         for bad in [
             "", "D", "D0", "D9", "J4", "I4", "D-1", "D+1", "D06x", "4D", "DD",
         ] {
-            assert!(parse_move::<Position>(bad).is_err(), "{bad}");
+            assert!(parse_move::<Position>(bad, 8).is_err(), "{bad}");
         }
     }
 
@@ -221,15 +220,15 @@ mod tests {
     fn start_position() {
         let pos = Position::start();
         assert_eq!(
-            board(&pos),
+            board(&pos, 8),
             "\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . O X . . .\n\
              . . . X O . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . ."
         );
-        assert_eq!(legal_moves(&pos), "C5 D6 E3 F4");
+        assert_eq!(legal_moves(&pos, 8), "C5 D6 E3 F4");
         assert_eq!(side_to_move(&pos), "black");
         assert!(final_result(&pos).is_err());
         assert_eq!(
-            board_gfx(&pos),
+            board_gfx(&pos, 8),
             "CLEAR\nCIRCLE C5 D6 E3 F4\nTEXT Black 2, White 2; black to move"
         );
     }

@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use super::gogui::{self, GoguiCommand};
 use super::lexer::{self, InputError, ParseError, syntax};
-use super::{Flow, GAMES, Output, Session, find_game};
+use super::{Flow, Output, Session};
 use crate::engine::{Engine, EngineGame, Job, Outcome, Settings};
 use crate::game::Color;
+use crate::games::{self, GameEntry};
 use crate::options;
 use crate::search::{Clock, Confidence, time};
 
@@ -140,11 +141,15 @@ fn color(command: &str, text: &str) -> Result<Color, ParseError> {
 
 /// Reads a command line (id already split off) into a command.
 pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> {
-    parse_with::<G>(line, false)
+    parse_with::<G>(line, None)
 }
 
-/// [`parse`], reading the moves of `play` as GoGui's points when `gogui` is set.
-pub fn parse_with<G: EngineGame>(line: &str, gogui: bool) -> Result<Command<G::Move>, ParseError> {
+/// [`parse`], reading the moves of `play` as GoGui's points on a board of `gogui` size
+/// when it is given.
+pub fn parse_with<G: EngineGame>(
+    line: &str,
+    gogui: Option<u32>,
+) -> Result<Command<G::Move>, ParseError> {
     let (name, args) =
         lexer::command_word(line).ok_or_else(|| ParseError::Unknown(String::new()))?;
     if let Some(command) = gogui::parse(name, args) {
@@ -184,10 +189,9 @@ pub fn parse_with<G: EngineGame>(line: &str, gogui: bool) -> Result<Command<G::M
         "play" => {
             arity(2)?;
             let c = color(name, words[0])?;
-            let mv = if gogui {
-                gogui::parse_move::<G>(words[1])
-            } else {
-                G::parse_move_text(words[1])
+            let mv = match gogui {
+                Some(size) => gogui::parse_move::<G>(words[1], size),
+                None => G::parse_move_text(words[1]),
             }
             .map_err(|e| syntax(name, e))?;
             Command::Play(c, mv)
@@ -258,6 +262,16 @@ pub fn parse_with<G: EngineGame>(line: &str, gogui: bool) -> Result<Command<G::M
         _ => return Err(ParseError::Unknown(name.to_string())),
     };
     Ok(command)
+}
+
+/// The result of a game as `final_score` gives it: `B+n`, `W+n` or `0`, from the result
+/// for Black ([`EngineGame::black_result`]).
+pub fn score_text(black_result: i32) -> String {
+    match black_result {
+        0 => "0".into(),
+        n if n > 0 => format!("B+{n}"),
+        n => format!("W+{}", -n),
+    }
 }
 
 /// The clock as GTP set it.
@@ -337,7 +351,7 @@ enum Waiting {
 pub struct Carry {
     settings: Settings,
     time: TimeState,
-    /// What each game played so far had, by [`EngineGame::ID`].
+    /// What each game played so far had, by [`GameEntry::id`].
     games: Vec<(&'static str, GameSettings)>,
     gogui: bool,
 }
@@ -363,6 +377,8 @@ impl Carry {
 
 /// A GTP session over game `G`.
 pub struct Gtp<G: EngineGame> {
+    /// The game's names and board size.
+    game: &'static GameEntry,
     engine: Engine<G>,
     out: Output,
     pending: VecDeque<Result<String, InputError>>,
@@ -377,16 +393,10 @@ pub struct Gtp<G: EngineGame> {
 }
 
 impl<G: EngineGame> Gtp<G> {
-    pub fn new(
-        settings: Settings,
-        wake: Arc<dyn Fn() + Send + Sync>,
-        out: Output,
-    ) -> Result<Gtp<G>, String> {
-        Gtp::resume(Carry::new(settings), wake, out)
-    }
-
-    /// A session that goes on from another game's (`set_game`).
+    /// A session of `game` that starts where `carry` leaves off: the command line's
+    /// settings, or another game's session (`set_game`).
     pub fn resume(
+        game: &'static GameEntry,
         carry: Carry,
         wake: Arc<dyn Fn() + Send + Sync>,
         out: Output,
@@ -398,17 +408,18 @@ impl<G: EngineGame> Gtp<G> {
             gogui,
         } = carry;
         let (mine, other_games): (Vec<_>, Vec<_>) =
-            games.into_iter().partition(|(game, _)| *game == G::ID);
+            games.into_iter().partition(|(id, _)| *id == game.id);
         let mine = mine.into_iter().next().map(|(_, mine)| mine);
         if let Some(GameSettings { eval, .. }) = &mine {
             settings.eval = eval.clone();
         } else if let Some(name) = &settings.eval
             && G::evaluator(name).is_err()
         {
-            log::info!("{}: no evaluator {name:?}, using its default", G::GTP_NAME);
+            log::info!("{}: no evaluator {name:?}, using its default", game.name);
             settings.eval = None;
         }
         Ok(Gtp {
+            game,
             engine: Engine::new(settings, wake)?,
             out,
             pending: VecDeque::new(),
@@ -425,7 +436,7 @@ impl<G: EngineGame> Gtp<G> {
         let settings = self.engine.settings().clone();
         let mut games = self.other_games.clone();
         games.push((
-            G::ID,
+            self.game.id,
             GameSettings {
                 rules: self.rules.clone(),
                 eval: settings.eval.clone(),
@@ -477,7 +488,8 @@ impl<G: EngineGame> Gtp<G> {
             return Flow::Continue;
         }
         let (id, rest) = split_id(&line);
-        let command = match parse_with::<G>(rest, self.gogui) {
+        let points = self.gogui.then_some(self.game.board_size);
+        let command = match parse_with::<G>(rest, points) {
             Ok(command) => command,
             Err(ParseError::Unknown(name)) => {
                 log::info!("unknown command {name:?}");
@@ -515,7 +527,7 @@ impl<G: EngineGame> Gtp<G> {
                 return Flow::Exit;
             }
             Command::BoardSize(size) => {
-                if size == G::BOARD_SIZE {
+                if size == self.game.board_size {
                     ok("")
                 } else {
                     Err("unacceptable size".into())
@@ -539,7 +551,7 @@ impl<G: EngineGame> Gtp<G> {
             Command::FinalScore => {
                 let pos = self.engine.position();
                 if pos.is_game_over() {
-                    Ok(pos.score_text())
+                    Ok(score_text(pos.black_result()))
                 } else {
                     Err("cannot score".into())
                 }
@@ -554,13 +566,13 @@ impl<G: EngineGame> Gtp<G> {
             | Command::Hash(_)
             | Command::Threads(_)
             | Command::Seed(_)) => self.setting(command),
-            Command::ListGames => Ok(GAMES
+            Command::ListGames => Ok(games::GAMES
                 .iter()
-                .map(|(_, name)| *name)
+                .map(|game| game.name)
                 .collect::<Vec<_>>()
                 .join("\n")),
-            Command::SetGame(name) => match find_game(&name) {
-                Some(game) if game == G::ID => {
+            Command::SetGame(name) => match games::find(&name) {
+                Some(game) if game.id == self.game.id => {
                     let start = self.with_rules(G::start());
                     self.engine.new_game(start);
                     ok("")
@@ -666,7 +678,7 @@ impl<G: EngineGame> Gtp<G> {
         if !G::GRID {
             return Err(format!(
                 "GoGui cannot show {}: its moves are not single points",
-                G::GTP_NAME
+                self.game.name
             ));
         }
         if !self.gogui {
@@ -674,13 +686,14 @@ impl<G: EngineGame> Gtp<G> {
             self.gogui = true;
         }
         let pos = self.engine.position();
+        let size = self.game.board_size;
         match command {
             GoguiCommand::AnalyzeCommands => Ok(gogui::ANALYZE_COMMANDS.into()),
-            GoguiCommand::GameId => Ok(G::GTP_NAME.into()),
-            GoguiCommand::BoardSize => Ok(G::BOARD_SIZE.to_string()),
-            GoguiCommand::Board => Ok(gogui::board(&pos)),
-            GoguiCommand::BoardGfx => Ok(gogui::board_gfx(&pos)),
-            GoguiCommand::LegalMoves => Ok(gogui::legal_moves(&pos)),
+            GoguiCommand::GameId => Ok(self.game.name.into()),
+            GoguiCommand::BoardSize => Ok(size.to_string()),
+            GoguiCommand::Board => Ok(gogui::board(&pos, size)),
+            GoguiCommand::BoardGfx => Ok(gogui::board_gfx(&pos, size)),
+            GoguiCommand::LegalMoves => Ok(gogui::legal_moves(&pos, size)),
             GoguiCommand::SideToMove => Ok(gogui::side_to_move(&pos)),
             GoguiCommand::FinalResult => gogui::final_result(&pos),
         }
@@ -689,7 +702,7 @@ impl<G: EngineGame> Gtp<G> {
     /// A move as this session writes it: GoGui's point once GoGui is in use.
     fn move_text(&self, pos: &G, mv: G::Move) -> String {
         if self.gogui {
-            gogui::move_text::<G>(mv)
+            gogui::move_text::<G>(mv, self.game.board_size)
         } else {
             pos.format_move(mv)
         }

@@ -20,8 +20,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
 use crate::engine::{EngineGame, Player, Settings};
-use crate::mill::MillPosition;
-use crate::othello::Position;
+use crate::games::{self, GameEntry, GameVisitor};
 use crate::search::Searcher;
 use lexer::InputError;
 
@@ -60,8 +59,8 @@ pub enum Event {
 pub enum Flow {
     Continue,
     Exit,
-    /// Go on with another game (GTP `set_game`), named by its [`EngineGame::ID`].
-    SwitchGame(&'static str),
+    /// Go on with another game (GTP `set_game`).
+    SwitchGame(&'static GameEntry),
 }
 
 /// Input read but not run yet: what a session hands to the next game's session.
@@ -84,33 +83,14 @@ pub trait Session {
     fn busy(&self) -> bool;
 }
 
-/// The games the engine plays: `(EngineGame::ID, EngineGame::GTP_NAME)`. A new game
-/// implements [`EngineGame`] and adds one line here, in `run_game` and in
-/// `check_settings`.
-pub const GAMES: &[(&str, &str)] = &[
-    (Position::ID, Position::GTP_NAME),
-    (MillPosition::ID, MillPosition::GTP_NAME),
-];
-
-/// The ID of the game called `name` (either its ID or its GTP name, any case).
-pub fn find_game(name: &str) -> Option<&'static str> {
-    GAMES
-        .iter()
-        .find(|(id, gtp)| id.eq_ignore_ascii_case(name) || gtp.eq_ignore_ascii_case(name))
-        .map(|(id, _)| *id)
-}
-
 /// Pending input lines: beyond this many, the reader waits (memory stays bounded).
 const QUEUE: usize = 256;
 
 /// Runs the engine on stdin/stdout until end of input or `quit`.
 pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result<(), String> {
-    let mut game = find_game(game).ok_or_else(|| {
-        let names: Vec<&str> = GAMES.iter().map(|(id, _)| *id).collect();
-        format!("unknown game {game:?} (one of: {})", names.join(", "))
-    })?;
+    let mut game = games::find(game).ok_or_else(|| games::unknown(game))?;
     // Refuse bad settings before reading any input.
-    check_settings(game, &settings)?;
+    games::visit(game.id, CheckSettings(&settings)).unwrap_or(Ok(()))?;
     let mut input = Input::default();
     let (sender, events) = sync_channel(QUEUE);
     let reader = sender.clone();
@@ -140,14 +120,16 @@ pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result
             sender: &sender,
             events: &events,
         };
-        match run_game(
-            game,
+        let session = RunSession {
             protocol,
-            &settings,
-            carried.take(),
-            &mut input,
+            settings: &settings,
+            carried: carried.take(),
+            input: &mut input,
             channel,
-        )? {
+        };
+        let ran = games::visit(game.id, session)
+            .unwrap_or_else(|| Err(format!("game {:?} has no engine", game.id)));
+        match ran? {
             (Flow::SwitchGame(next), carry) => {
                 game = next;
                 carried = carry;
@@ -179,80 +161,75 @@ fn first_line(events: &Receiver<Event>) -> Option<Result<String, InputError>> {
 /// What a session gives the next game's session after a switch (GTP only).
 type Carried = Option<gtp::Carry>;
 
-/// Dispatches on the game; a new game adds one line here.
-fn run_game(
-    game: &str,
-    protocol: Protocol,
-    settings: &Settings,
-    carried: Carried,
-    input: &mut Input,
-    channel: Channel,
-) -> Result<(Flow, Carried), String> {
-    match game {
-        Position::ID => run_session::<Position>(protocol, settings, carried, input, channel),
-        MillPosition::ID => {
-            run_session::<MillPosition>(protocol, settings, carried, input, channel)
+/// Checks that the settings make sense for a game (an evaluator name, for instance).
+struct CheckSettings<'a>(&'a Settings);
+
+impl GameVisitor for CheckSettings<'_> {
+    type Output = Result<(), String>;
+
+    fn visit<G: EngineGame>(self, _game: &'static GameEntry) -> Result<(), String> {
+        let settings = self.0;
+        if let Some(name) = &settings.eval {
+            G::evaluator(name)?;
         }
-        _ => Err(format!("game {game:?} has no engine")),
-    }
-}
-
-/// Checks that `settings` make sense for `game` (an evaluator name, for instance).
-fn check_settings(game: &str, settings: &Settings) -> Result<(), String> {
-    match game {
-        Position::ID => check::<Position>(settings),
-        MillPosition::ID => check::<MillPosition>(settings),
-        _ => Ok(()),
-    }
-}
-
-fn check<G: EngineGame>(settings: &Settings) -> Result<(), String> {
-    if let Some(name) = &settings.eval {
-        G::evaluator(name)?;
-    }
-    if let Some(mb) = settings.hash_mb
-        && settings.player == Player::Search
-    {
-        Searcher::<G>::can_allocate(mb).map_err(|error| format!("--hash {mb}: {error}"))?;
-    }
-    Ok(())
-}
-
-fn run_session<G: EngineGame>(
-    protocol: Protocol,
-    settings: &Settings,
-    carried: Carried,
-    input: &mut Input,
-    channel: Channel,
-) -> Result<(Flow, Carried), String> {
-    let events = channel.events;
-    let waker = channel.sender.clone();
-    // A full queue holds input lines, so the main loop wakes anyway: dropping is fine.
-    let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
-        let _ = waker.try_send(Event::Wake);
-    });
-    let out = Output::new(Box::new(std::io::stdout()));
-    match protocol {
-        Protocol::NBoard => {
-            let mut session = nboard::NBoard::<G>::new(settings.clone(), wake, out)?;
-            Ok((event_loop(&mut session, input, events), None))
+        if let Some(mb) = settings.hash_mb
+            && settings.player == Player::Search
+        {
+            Searcher::<G>::can_allocate(mb).map_err(|error| format!("--hash {mb}: {error}"))?;
         }
-        Protocol::Gtp => {
-            let carry = carried.unwrap_or_else(|| gtp::Carry::new(settings.clone()));
-            let mut session = gtp::Gtp::<G>::resume(carry, wake, out)?;
-            let flow = event_loop(&mut session, input, events);
-            if matches!(flow, Flow::SwitchGame(_)) {
-                // The lines the session queued came before those it was not fed yet.
-                let mut lines = session.take_pending();
-                lines.append(&mut input.lines);
-                input.lines = lines;
-                return Ok((flow, Some(session.carry())));
+        Ok(())
+    }
+}
+
+/// One game's session, until it ends or switches to another game.
+struct RunSession<'a> {
+    protocol: Protocol,
+    settings: &'a Settings,
+    carried: Carried,
+    input: &'a mut Input,
+    channel: Channel<'a>,
+}
+
+impl GameVisitor for RunSession<'_> {
+    type Output = Result<(Flow, Carried), String>;
+
+    fn visit<G: EngineGame>(self, game: &'static GameEntry) -> Self::Output {
+        let RunSession {
+            protocol,
+            settings,
+            carried,
+            input,
+            channel,
+        } = self;
+        let events = channel.events;
+        let waker = channel.sender.clone();
+        // A full queue holds input lines, so the main loop wakes anyway: dropping is fine.
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(move || {
+            let _ = waker.try_send(Event::Wake);
+        });
+        let out = Output::new(Box::new(std::io::stdout()));
+        match protocol {
+            Protocol::NBoard => {
+                let mut session = nboard::NBoard::<G>::new(settings.clone(), wake, out)?;
+                Ok((event_loop(&mut session, input, events), None))
             }
-            Ok((flow, None))
-        }
-        Protocol::Ugi => {
-            let mut session = ugi::Ugi::<G>::new(settings.clone(), wake, out)?;
-            Ok((event_loop(&mut session, input, events), None))
+            Protocol::Gtp => {
+                let carry = carried.unwrap_or_else(|| gtp::Carry::new(settings.clone()));
+                let mut session = gtp::Gtp::<G>::resume(game, carry, wake, out)?;
+                let flow = event_loop(&mut session, input, events);
+                if matches!(flow, Flow::SwitchGame(_)) {
+                    // The lines the session queued came before those it was not fed yet.
+                    let mut lines = session.take_pending();
+                    lines.append(&mut input.lines);
+                    input.lines = lines;
+                    return Ok((flow, Some(session.carry())));
+                }
+                Ok((flow, None))
+            }
+            Protocol::Ugi => {
+                let mut session = ugi::Ugi::<G>::new(settings.clone(), wake, out)?;
+                Ok((event_loop(&mut session, input, events), None))
+            }
         }
     }
 }

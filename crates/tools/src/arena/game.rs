@@ -12,34 +12,18 @@ use iago_core::engine::EngineGame;
 use iago_core::game::{Color, Game};
 use iago_core::othello::Position;
 
-/// The disc difference recorded for an Othello game lost by forfeit: the largest loss.
-pub const FORFEIT_DISCS: i32 = 64;
-
 /// A game longer than this many plies is stopped as a draw (only Mill, with its draw
 /// rules switched off, gets there).
 pub const MAX_PLIES: usize = 1000;
 
 /// What the arena needs to know about a game beyond what an engine does.
 pub trait ArenaGame: EngineGame {
-    /// The result of a game lost by forfeit, for the winner: the largest there is.
-    const FORFEIT_RESULT: i32;
-
-    /// The result of a finished game for Black: Othello's disc difference (empties to
-    /// the winner), 1, 0 or -1 in games without a margin.
-    fn black_result(&self) -> i32;
-
     /// Tells a GTP engine the game and its rules, once after it started; `self` is the
     /// position every game starts from.
     fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault>;
 }
 
 impl ArenaGame for Position {
-    const FORFEIT_RESULT: i32 = FORFEIT_DISCS;
-
-    fn black_result(&self) -> i32 {
-        black_disc_difference(self)
-    }
-
     fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault> {
         connection.require("boardsize 8", deadline).map(drop)
     }
@@ -61,7 +45,7 @@ pub struct MoveLimits {
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameOutcome<G: Game = Position> {
-    /// The result for Black ([`ArenaGame::black_result`], ±[`ArenaGame::FORFEIT_RESULT`]
+    /// The result for Black ([`EngineGame::black_result`], ±[`EngineGame::MAX_RESULT`]
     /// after a forfeit, 0 for a game stopped at [`MAX_PLIES`]).
     pub black_result: i32,
     /// The colour that forfeited, and why.
@@ -262,8 +246,8 @@ fn forfeited<G: ArenaGame>(
     thinking: [(u32, f64); 2],
 ) -> GameOutcome<G> {
     let black_result = match color {
-        Color::Black => -G::FORFEIT_RESULT,
-        Color::White => G::FORFEIT_RESULT,
+        Color::Black => -G::MAX_RESULT,
+        Color::White => G::MAX_RESULT,
     };
     record.result = Some(black_result);
     record.comment = Some(format!("{color} forfeits: {fault}"));
@@ -272,14 +256,5 @@ fn forfeited<G: ArenaGame>(
         forfeit: Some((color, fault)),
         record,
         thinking,
-    }
-}
-
-/// The final disc difference from Black's point of view, empties to the winner.
-pub fn black_disc_difference(pos: &Position) -> i32 {
-    let diff = pos.final_disc_difference();
-    match pos.side {
-        Color::Black => diff,
-        Color::White => -diff,
     }
 }

@@ -29,16 +29,6 @@ use iago_core::mill::notation::format_rules;
 use iago_core::mill::{MillPosition, Move, Rules};
 
 impl ArenaGame for MillPosition {
-    const FORFEIT_RESULT: i32 = 1;
-
-    fn black_result(&self) -> i32 {
-        match self.winner() {
-            Some(Color::Black) => 1,
-            Some(Color::White) => -1,
-            None => 0,
-        }
-    }
-
     fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault> {
         connection.optional_command("set_game mill", deadline)?;
         if connection.knows("set_rules") {

@@ -1,14 +1,12 @@
 //! Engine mode: reads protocol commands on stdin and answers on stdout.
 
 use iago_tools::cli::out::{Failure, write};
-use std::time::Duration;
 
-use iago_core::book::BookChoice;
-use iago_core::engine::{Player, Settings};
-use iago_core::options::{self, CONTEMPT, DEPTH, HASH_MB, LEVEL, MOVETIME_MS, NODES, THREADS};
+use iago_core::games;
+use iago_core::options::{self, ENGINE_OPTIONS, Settings};
 use iago_core::protocol::{self, Protocol};
 
-use iago_tools::cli::args::ranged;
+use iago_tools::cli::args::refused_text;
 
 const HELP: &str = "usage: iago [ENGINE OPTIONS]
 
@@ -16,26 +14,53 @@ Runs the engine on stdin/stdout. The protocol is NBoard when the first command i
 `nboard ...`, UGI when it is `ugi`, GTP otherwise (see protocol.md). Logs go to stderr (RUST_LOG=info).
 ";
 
-/// The engine's options, for `iago --help` and `iago help`.
-pub const OPTIONS_HELP: &str = "Engine options:
-  --protocol nboard|gtp|ugi  speak this protocol whatever the first command
-  --game NAME            the game: othello (default) or mill
-  --depth N              search depth in plies (1..64)
-  --level N              level (1..60): depth N, and the endgame solved from 2N empties
-                         (up to level 8), then from N + 8 (protocol.md, Levels)
-  --nodes N              node limit per search (deterministic)
-  --movetime MS          time per move in milliseconds (1..86400000)
-  --hash MB              transposition table size (1..4096, default 64)
-  --threads N            search threads (1..1024; midgame and endgame solver, up to
-                         one per core)
-  --seed N               variety: play randomly among moves near the best (and seed of
-                         the random player); without it play is deterministic
-  --eval NAME            evaluation: pattern (default), simple, discs, mobility, ...
-                         (GTP set_eval with a wrong name lists them all)
-  --contempt N           draw value for Black in hundredths of a disc (-6400..6400)
-  --book PATH|none       opening book file, or none (default: the embedded book)
-  --player search|random how moves are chosen (random: any legal move, for tests)
-  -h, --help             print this help";
+/// Where the help's descriptions start, and how wide its lines are.
+const HELP_COLUMN: usize = 25;
+const HELP_WIDTH: usize = 89;
+
+/// The engine's options, for `iago --help` and `iago help`: the protocol and the game,
+/// then every engine option of the table in `options.rs`.
+pub fn options_help() -> String {
+    let mut entries = vec![
+        (
+            "--protocol nboard|gtp|ugi".to_string(),
+            "speak this protocol whatever the first command".to_string(),
+        ),
+        (
+            "--game NAME".to_string(),
+            format!("the game: {} (the first is the default)", games::ids()),
+        ),
+    ];
+    entries.extend(ENGINE_OPTIONS.iter().map(|option| {
+        (
+            format!("{} {}", option.flag, option.argument),
+            option.help.to_string(),
+        )
+    }));
+    entries.push(("-h, --help".into(), "print this help".into()));
+    let mut text = String::from("Engine options:");
+    for (usage, help) in entries {
+        text.push_str(&format!("\n  {usage:<width$}", width = HELP_COLUMN - 3));
+        if usage.len() > HELP_COLUMN - 3 {
+            text.push_str(&format!("\n{:HELP_COLUMN$}", ""));
+        } else {
+            text.push(' ');
+        }
+        let mut column = HELP_COLUMN;
+        for (index, word) in help.split_whitespace().enumerate() {
+            if index > 0 && column + 1 + word.len() > HELP_WIDTH {
+                text.push_str(&format!("\n{:HELP_COLUMN$}", ""));
+                column = HELP_COLUMN;
+            } else if index > 0 {
+                text.push(' ');
+                column += 1;
+            }
+            text.push_str(word);
+            column += word.len();
+        }
+    }
+    text
+}
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
@@ -45,10 +70,11 @@ struct Options {
     settings: Settings,
 }
 
+/// The command line's options; `None` when help was asked for.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut options = Options {
         protocol: None,
-        game: "othello".into(),
+        game: games::GAMES[0].id.into(),
         settings: Settings::default(),
     };
     let mut args = args.iter();
@@ -58,54 +84,21 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 .cloned()
                 .ok_or_else(|| format!("{arg} needs {what}"))
         };
-        fn number<T: std::str::FromStr>(option: &str, text: &str) -> Result<T, String> {
-            text.parse()
-                .map_err(|_| format!("{option}: bad number {text:?}"))
-        }
-        let settings = &mut options.settings;
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--protocol" => {
                 options.protocol = Some(Protocol::from_name(&value("nboard, gtp or ugi")?)?)
             }
             "--game" => options.game = value("a game name")?,
-            "--depth" => {
-                settings.depth = Some(ranged(arg, &value("a depth")?, &DEPTH)?);
-                settings.level = None;
-            }
-            "--level" => {
-                let level = ranged(arg, &value("a level")?, &LEVEL)?;
-                settings.depth = Some(options::level(level).depth);
-                settings.level = Some(level);
-            }
-            "--nodes" => settings.nodes = Some(ranged(arg, &value("a node count")?, &NODES)?),
-            "--movetime" => {
-                let ms = ranged(arg, &value("milliseconds")?, &MOVETIME_MS)?;
-                settings.movetime = Some(Duration::from_millis(ms));
-            }
-            "--hash" => settings.hash_mb = Some(ranged(arg, &value("megabytes")?, &HASH_MB)?),
-            "--threads" => {
-                settings.threads = Some(ranged(arg, &value("a thread count")?, &THREADS)?)
-            }
-            "--seed" => settings.seed = Some(number(arg, &value("a number")?)?),
-            "--eval" => settings.eval = Some(value("an evaluator name")?),
-            "--contempt" => settings.contempt = ranged(arg, &value("a number")?, &CONTEMPT)?,
-            "--book" => settings.book = BookChoice::from_arg(&value("a path or none")?),
-            "--player" => {
-                settings.player = match value("search or random")?.as_str() {
-                    "search" => Player::Search,
-                    "random" => Player::Random,
-                    other => {
-                        return Err(format!(
-                            "--player: unknown player {other:?} (search or random)"
-                        ));
-                    }
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown option or subcommand {arg:?} (try `iago help`)"
-                ));
+            flag => {
+                let Some(option) = options::by_flag(flag) else {
+                    return Err(format!(
+                        "unknown option or subcommand {arg:?} (try `iago help`)"
+                    ));
+                };
+                let text = value(option.argument)?;
+                (option.set)(&mut options.settings, &text)
+                    .map_err(|refused| refused_text(flag, &text, refused))?;
             }
         }
     }
@@ -115,7 +108,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
 /// Runs the engine with command-line options `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse_args(args)? else {
-        write(format_args!("{HELP}\n{OPTIONS_HELP}\n"))?;
+        write(format_args!("{HELP}\n{}\n", options_help()))?;
         return Ok(());
     };
     Ok(protocol::run(
@@ -128,6 +121,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iago_core::book::BookChoice;
+    use iago_core::options::Player;
 
     fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
@@ -147,8 +142,24 @@ mod tests {
         assert_eq!(options.settings.book, BookChoice::None);
         assert_eq!(options.settings.player, Player::Random);
         assert_eq!(options.settings.seed, Some(3));
+        // A limit of 0 or none is no limit, as in every protocol.
+        let none = parse_args(&args("--depth 0 --movetime none --level 0"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(none.settings, Settings::default());
+        // A level stands for the depth; a later plain depth replaces it.
+        let level = parse_args(&args("--depth 4 --level 8")).unwrap().unwrap();
+        assert_eq!(level.settings.depth(), Some(8));
+        let depth = parse_args(&args("--level 8 --depth 4")).unwrap().unwrap();
+        assert_eq!(
+            (depth.settings.depth(), depth.settings.level),
+            (Some(4), None)
+        );
         for (bad, message) in [
-            ("--depth 100", "--depth 100: depth must be between 1 and 64"),
+            (
+                "--depth 100",
+                "--depth 100: depth must be between 1 and 64, or 0 or none for no limit",
+            ),
             (
                 "--hash 5000",
                 "--hash 5000: hash must be between 1 and 4096 MB",
@@ -158,19 +169,23 @@ mod tests {
                 "--threads 0: threads must be between 1 and 1024",
             ),
             (
-                "--movetime 0",
-                "--movetime 0: movetime must be between 1 and 86400000 ms",
+                "--movetime 100000000",
+                "--movetime 100000000: movetime must be between 1 and 86400000 ms, or 0 or none \
+                 for no limit",
             ),
             (
                 "--contempt 7000",
                 "--contempt 7000: contempt must be between -6400 and 6400",
             ),
             ("--depth x", "--depth: \"x\" is not a valid number"),
+            (
+                "--seed x",
+                "--seed: expected a whole number or none, got \"x\"",
+            ),
         ] {
             assert_eq!(parse_args(&args(bad)), Err(message.to_string()), "{bad}");
         }
         for bad in [
-            "--depth 0",
             "--depth",
             "--protocol uci",
             "--protocol",
@@ -180,5 +195,18 @@ mod tests {
         ] {
             assert!(parse_args(&args(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_help_lists_every_option_of_the_table() {
+        let help = options_help();
+        for option in ENGINE_OPTIONS {
+            assert!(
+                help.contains(&format!("  {} {}", option.flag, option.argument)),
+                "{}",
+                option.flag
+            );
+        }
+        assert!(help.lines().all(|line| line.len() <= HELP_WIDTH), "{help}");
     }
 }

@@ -1,5 +1,5 @@
 //! The `iago` command: engine mode (a protocol on stdin/stdout) by default, or one of the
-//! subcommands below. Each subcommand lives in its own module under `cli/`.
+//! subcommands below, each in its own module of `iago-tools` (`crates/tools/src/cli/`).
 
 mod engine_mode;
 
@@ -52,7 +52,7 @@ fn main() -> ExitCode {
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),
         Some("help" | "--help" | "-h") => {
-            write(format_args!("{USAGE}\n\n{}\n", engine_mode::OPTIONS_HELP))
+            write(format_args!("{USAGE}\n\n{}\n", engine_mode::options_help()))
         }
         Some("version" | "--version" | "-V") => {
             write(format_args!("iago {}\n", env!("CARGO_PKG_VERSION")))

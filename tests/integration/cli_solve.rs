@@ -164,7 +164,7 @@ fn out_of_range_options_are_refused_with_the_range_stated() {
     let cases: [(&[&str], &str); 8] = [
         (
             &["--depth", "100"],
-            "--depth 100: depth must be between 1 and 64",
+            "--depth 100: depth must be between 1 and 64, or 0 or none for no limit",
         ),
         (
             &["--hash", "0"],
@@ -179,8 +179,9 @@ fn out_of_range_options_are_refused_with_the_range_stated() {
             "--threads 5000: threads must be between 1 and 1024",
         ),
         (
-            &["--movetime", "0"],
-            "--movetime 0: movetime must be between 1 and 86400000 ms",
+            &["--movetime", "86400001"],
+            "--movetime 86400001: movetime must be between 1 and 86400000 ms, or 0 or none for \
+             no limit",
         ),
         (
             &["perft", "30"],

@@ -37,8 +37,13 @@ fn every_command_byte_for_byte() {
 7 - - - - - - - - 7
 8 - - - - - - - - 8
   a b c d e f g h";
+    let options: Vec<&str> = iago::options::ENGINE_OPTIONS
+        .iter()
+        .filter_map(|option| option.gtp)
+        .collect();
     let commands = [
         iago::protocol::gtp::COMMANDS,
+        &options,
         iago::protocol::gogui::COMMANDS,
     ]
     .concat()

@@ -44,13 +44,13 @@ fn header(seed: &str) -> Vec<String> {
     vec![
         "id name iago".into(),
         "id author the iago authors".into(),
-        "option name Hash type spin default 64 min 1 max 4096".into(),
-        "option name Threads type spin default 1 min 1 max 1024".into(),
         "option name Level type spin default 0 min 0 max 60".into(),
         format!(
             "option name Eval type combo default {}{vars}",
             OTHELLO_EVALUATORS[0]
         ),
+        "option name Hash type spin default 64 min 1 max 4096".into(),
+        "option name Threads type spin default 1 min 1 max 1024".into(),
         format!("option name Seed type string default {seed}"),
         "ugiok".into(),
     ]
@@ -220,11 +220,11 @@ fn bad_input_gets_one_clear_error_and_changes_nothing() {
         ),
         (
             "setoption name OwnBook value true",
-            "setoption: unknown option \"OwnBook\" (Hash, Threads, Level, Eval, Seed)",
+            "setoption: unknown option \"OwnBook\" (Level, Eval, Hash, Threads, Seed)",
         ),
         (
             "setoption name Level value 61",
-            "setoption: level must be between 0 and 60",
+            "setoption: level must be between 1 and 60, or 0 or none for no limit",
         ),
     ];
     let mut exchange: Vec<(String, Vec<String>)> = vec![

@@ -123,8 +123,9 @@ pub struct LearnReport {
 }
 
 /// Which book to use: `--book PATH`, `--book none`, or the default embedded one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum BookChoice {
+    #[default]
     Default,
     None,
     File(PathBuf),

@@ -22,10 +22,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::book::BookChoice;
 use crate::game::{Color, Evaluator, Score};
-use crate::options;
-use crate::search::{
-    Clock, Confidence, Endgame, Limits, SearchReport, Searchable, Searcher, TableError, Variety,
-};
+use crate::options::{Applies, DEFAULT_DEPTH, EngineOption, Player, Refused, Settings};
+use crate::search::{Clock, Confidence, Limits, SearchReport, Searchable, Searcher, Variety, time};
 
 use jobs::{JobContext, analyze, go, hint, learn, perft};
 
@@ -174,59 +172,48 @@ pub trait EngineBook<G: Searchable>: Send {
     ) -> Result<String, String>;
 }
 
-/// How the engine chooses its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Player {
-    /// Search (and book).
-    #[default]
-    Search,
-    /// A random legal move (seeded by `--seed`), for tests and arenas.
-    Random,
-}
-
-/// Depth used when nothing else bounds a search, so that no request runs forever.
-pub const DEFAULT_DEPTH: u32 = 10;
-
-/// Engine settings from the command line, changed later by protocol commands.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    pub depth: Option<u32>,
-    /// A level sets the depth and where solves start (`options::level`).
-    pub level: Option<u32>,
-    pub nodes: Option<u64>,
-    pub movetime: Option<Duration>,
-    pub hash_mb: Option<usize>,
-    pub threads: Option<usize>,
-    /// Variety seed: `Some` makes the engine pick among near-best moves (and is the seed of
-    /// the random player).
-    pub seed: Option<u64>,
-    pub eval: Option<String>,
-    /// Draw value for Black, in percent of a disc (NBoard's `set contempt`).
-    pub contempt: i32,
-    pub book: BookChoice,
-    pub player: Player,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            depth: None,
-            level: None,
-            nodes: None,
-            movetime: None,
-            hash_mb: None,
-            threads: None,
-            seed: None,
-            eval: None,
-            contempt: 0,
-            book: BookChoice::Default,
-            player: Player::Search,
-        }
-    }
-}
-
 /// Score tolerance of `--seed` variety: moves within a disc of the best may be played.
 const VARIETY_TOLERANCE: Score = 100;
+
+/// The variety a seed asks for (none without a seed).
+fn variety(seed: Option<u64>) -> Option<Variety> {
+    seed.map(|seed| Variety {
+        tolerance: VARIETY_TOLERANCE,
+        seed,
+    })
+}
+
+/// The name of `G`'s default evaluator.
+fn default_evaluator<G: EngineGame>() -> &'static str {
+    G::evaluator_names().first().copied().unwrap_or("default")
+}
+
+/// A searcher as `settings` ask for it: evaluator, table size, threads and variety. The
+/// tables are allocated now (for a player that searches) rather than inside the first
+/// timed move, and a size that cannot be had is refused now.
+fn new_searcher<G: EngineGame>(settings: &Settings) -> Result<Searcher<G>, String> {
+    let eval_name = settings
+        .eval
+        .as_deref()
+        .unwrap_or_else(|| default_evaluator::<G>());
+    let mut searcher = Searcher::new(G::evaluator(eval_name)?);
+    if let Some(mb) = settings.hash_mb {
+        searcher.set_hash_mb(mb);
+    }
+    if let Some(threads) = settings.threads {
+        searcher.set_threads(threads);
+    }
+    searcher.set_variety(variety(settings.seed));
+    if settings.player == Player::Search {
+        searcher
+            .allocate_tables()
+            .map_err(|error| match settings.hash_mb {
+                Some(mb) => format!("--hash {mb}: {error}"),
+                None => error.to_string(),
+            })?;
+    }
+    Ok(searcher)
+}
 
 /// One move of the game the engine holds, with the seconds its player used if known.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -441,6 +428,9 @@ struct Running<G: EngineGame> {
 pub enum EngineError {
     IllegalMove(String),
     CannotUndo,
+    /// An option's value that could not be read (each front end words it its way).
+    Refused(Refused),
+    /// A value read but not usable (an evaluator the game has not, a table too large).
     BadValue(String),
 }
 
@@ -449,6 +439,9 @@ impl fmt::Display for EngineError {
         match self {
             EngineError::IllegalMove(text) => write!(f, "illegal move: {text}"),
             EngineError::CannotUndo => f.write_str("cannot undo"),
+            EngineError::Refused(Refused::OutOfRange(text)) => f.write_str(text),
+            EngineError::Refused(Refused::NotANumber) => f.write_str("not a number"),
+            EngineError::Refused(Refused::Expected(what)) => write!(f, "expected {what}"),
             EngineError::BadValue(text) => f.write_str(text),
         }
     }
@@ -476,34 +469,13 @@ impl<G: EngineGame> Engine<G> {
     /// An engine for a new game at the start position. `wake` is called from the job
     /// thread whenever [`Engine::take_progress`] or [`Engine::poll`] has something new.
     pub fn new(settings: Settings, wake: Arc<dyn Fn() + Send + Sync>) -> Result<Engine<G>, String> {
-        let eval_name = settings.eval.clone().unwrap_or_else(|| {
-            G::evaluator_names()
-                .first()
-                .unwrap_or(&"default")
-                .to_string()
-        });
-        let mut searcher = Searcher::new(G::evaluator(&eval_name)?);
-        let evaluator = G::evaluator(&eval_name)?;
-        if let Some(mb) = settings.hash_mb {
-            searcher.set_hash_mb(mb);
-        }
-        if let Some(threads) = settings.threads {
-            searcher.set_threads(threads);
-        }
-        searcher.set_variety(settings.seed.map(|seed| Variety {
-            tolerance: VARIETY_TOLERANCE,
-            seed,
-        }));
-        if settings.player == Player::Search {
-            // Tables are allocated now rather than inside the first timed move (and a
-            // size that cannot be had is refused now rather than at the first move).
-            searcher
-                .allocate_tables()
-                .map_err(|error| match settings.hash_mb {
-                    Some(mb) => format!("--hash {mb}: {error}"),
-                    None => error.to_string(),
-                })?;
-        }
+        let searcher = new_searcher(&settings)?;
+        let evaluator = G::evaluator(
+            settings
+                .eval
+                .as_deref()
+                .unwrap_or_else(|| default_evaluator::<G>()),
+        )?;
         let book = match settings.player {
             Player::Search => match G::open_book(&settings.book) {
                 Ok(Some(book)) => Ok(Arc::new(Mutex::new(book))),
@@ -586,81 +558,73 @@ impl<G: EngineGame> Engine<G> {
             .ok_or(EngineError::CannotUndo)
     }
 
-    pub fn set_clock(&mut self, main: Option<Duration>, increment: Duration) {
-        self.record.clock = main;
-        self.record.increment = increment;
-    }
-
-    /// A plain depth: solves start where it reaches the end of the game.
-    pub fn set_depth(&mut self, depth: Option<u32>) {
-        self.settings.depth = depth;
-        self.settings.level = None;
-    }
-
-    /// A level (`options::level`): its midgame depth, and the empties where the
-    /// win/loss/draw and exact solves start.
-    pub fn set_level(&mut self, level: u32) {
-        self.settings.depth = Some(options::level(level).depth);
-        self.settings.level = Some(level);
-    }
-
-    pub fn set_nodes(&mut self, nodes: Option<u64>) {
-        self.settings.nodes = nodes;
-    }
-
-    pub fn set_movetime(&mut self, movetime: Option<Duration>) {
-        self.settings.movetime = movetime;
-    }
-
-    pub fn set_contempt(&mut self, contempt: i32) {
-        self.settings.contempt = contempt;
-    }
-
-    /// Settings that live in the searcher take effect for the next job. The tables are
-    /// allocated at once: a size that cannot be had is an error, and the engine keeps the
-    /// size it had.
-    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), TableError> {
-        self.stop();
-        if let Some(searcher) = &mut self.searcher {
-            searcher.set_hash_mb(mb);
-            if self.settings.player == Player::Search {
-                // Backing a new table with memory takes time (seconds for gigabytes):
-                // spent on this command rather than inside the next timed move.
-                searcher.allocate_tables()?;
+    /// Sets `option` to `value` (as each front end reads it: [`crate::options`]) and
+    /// applies it: a limit for the next searches, or a change of the searcher, which stops
+    /// the job in flight first. A value that cannot be applied (an evaluator the game has
+    /// not, a table that cannot be allocated) leaves the settings as they were.
+    pub fn set_option(&mut self, option: &EngineOption, value: &str) -> Result<(), EngineError> {
+        let mut settings = self.settings.clone();
+        (option.set)(&mut settings, value).map_err(EngineError::Refused)?;
+        match option.applies {
+            Applies::Limits => {}
+            Applies::Ignored => {
+                log::info!("{} {}: accepted and ignored", option.name, value.trim());
+                return Ok(());
             }
+            Applies::StartUp => {
+                return Err(EngineError::BadValue(format!(
+                    "{} is set on the command line only",
+                    option.name
+                )));
+            }
+            Applies::Hash => self.apply_hash(settings.hash_mb)?,
+            Applies::Threads => {
+                self.stop();
+                if let (Some(searcher), Some(threads)) = (&mut self.searcher, settings.threads) {
+                    searcher.set_threads(threads);
+                }
+            }
+            Applies::Seed => {
+                self.stop();
+                self.rng = StdRng::seed_from_u64(settings.seed.unwrap_or(0));
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.set_variety(variety(settings.seed));
+                }
+            }
+            Applies::Eval => self.apply_evaluator(settings.eval.as_deref())?,
         }
-        self.settings.hash_mb = Some(mb);
+        self.settings = settings;
         Ok(())
     }
 
-    pub fn set_threads(&mut self, threads: usize) {
+    /// A new table size, allocated at once: a size that cannot be had is an error, and the
+    /// engine keeps the size it had.
+    fn apply_hash(&mut self, hash_mb: Option<usize>) -> Result<(), EngineError> {
         self.stop();
-        self.settings.threads = Some(threads);
-        if let Some(searcher) = &mut self.searcher {
-            searcher.set_threads(threads);
+        let (Some(searcher), Some(mb)) = (&mut self.searcher, hash_mb) else {
+            return Ok(());
+        };
+        searcher.set_hash_mb(mb);
+        if self.settings.player == Player::Search {
+            // Backing a new table with memory takes time (seconds for gigabytes): spent
+            // on this command rather than inside the next timed move.
+            searcher
+                .allocate_tables()
+                .map_err(|error| EngineError::BadValue(error.to_string()))?;
         }
+        Ok(())
     }
 
-    pub fn set_seed(&mut self, seed: Option<u64>) {
+    /// The evaluator called `name` (the game's default for none), for the searcher and for
+    /// `eval`.
+    fn apply_evaluator(&mut self, name: Option<&str>) -> Result<(), EngineError> {
         self.stop();
-        self.settings.seed = seed;
-        self.rng = StdRng::seed_from_u64(seed.unwrap_or(0));
-        if let Some(searcher) = &mut self.searcher {
-            searcher.set_variety(seed.map(|seed| Variety {
-                tolerance: VARIETY_TOLERANCE,
-                seed,
-            }));
-        }
-    }
-
-    pub fn set_evaluator(&mut self, name: &str) -> Result<(), EngineError> {
-        self.stop();
+        let name = name.unwrap_or_else(|| default_evaluator::<G>());
         let for_search = G::evaluator(name).map_err(EngineError::BadValue)?;
         self.evaluator = G::evaluator(name).map_err(EngineError::BadValue)?;
         if let Some(searcher) = &mut self.searcher {
             searcher.set_evaluator(for_search);
         }
-        self.settings.eval = Some(name.to_string());
         Ok(())
     }
 
@@ -685,31 +649,29 @@ impl<G: EngineGame> Engine<G> {
         self.limits_with(None, clock)
     }
 
-    /// The settings' limits with a protocol's time budget added: a time for this move
-    /// (the shorter one wins) or a clock.
+    /// The settings' limits with the time a controller told (a time for this move, the
+    /// shorter of it and the settings' winning, or a clock), less the controller's
+    /// latency: one policy for every protocol ([`time::told_move_time`]).
     pub fn limits_with(&self, movetime: Option<Duration>, clock: Option<Clock>) -> Limits {
-        let movetime = match (self.settings.movetime, movetime) {
+        let movetime = match (self.settings.movetime, movetime.map(time::told_move_time)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let clock = clock.map(|clock| Clock {
+            remaining: time::told_clock(clock.remaining),
+            ..clock
+        });
         let mut limits = Limits {
-            depth: self.settings.depth,
+            depth: self.settings.depth(),
             nodes: self.settings.nodes,
             movetime,
             clock,
-            endgame: self.endgame(),
+            endgame: self.settings.endgame(),
         };
         if limits == Limits::default() {
             limits.depth = Some(DEFAULT_DEPTH);
         }
         limits
-    }
-
-    /// Where the level, if one is set, starts the solves.
-    fn endgame(&self) -> Option<Endgame> {
-        self.settings
-            .level
-            .map(|level| options::level(level).endgame)
     }
 
     /// The limits of `solve`: to the end of the game, bounded only by a node limit.
@@ -723,11 +685,11 @@ impl<G: EngineGame> Engine<G> {
     /// The limits of an analysis (hint, analyze, solve): depth and nodes only, no clock.
     pub fn analysis_limits(&self) -> Limits {
         let mut limits = Limits {
-            depth: self.settings.depth,
+            depth: self.settings.depth(),
             nodes: self.settings.nodes,
             movetime: self.settings.movetime,
             clock: None,
-            endgame: self.endgame(),
+            endgame: self.settings.endgame(),
         };
         if limits == Limits::default() {
             limits.depth = Some(DEFAULT_DEPTH);
@@ -905,15 +867,10 @@ impl<G: EngineGame> Engine<G> {
             }
             Err(_) => {
                 log::error!("the search thread panicked; starting a fresh searcher");
-                let name = self
-                    .settings
-                    .eval
-                    .clone()
-                    .unwrap_or_else(|| "default".into());
-                if let Ok(evaluator) = G::evaluator(&name).or_else(|_| {
-                    G::evaluator(G::evaluator_names().first().copied().unwrap_or("default"))
-                }) {
-                    self.searcher = Some(Searcher::new(evaluator));
+                // With the settings of the one lost: table size, threads, variety.
+                match new_searcher(&self.settings) {
+                    Ok(searcher) => self.searcher = Some(searcher),
+                    Err(error) => log::error!("no fresh searcher: {error}"),
                 }
                 None
             }
@@ -971,13 +928,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(engine.move_limits().depth, Some(DEFAULT_DEPTH));
-        engine.set_nodes(Some(1000));
+        let nodes = crate::options::by_flag("--nodes").unwrap();
+        engine.set_option(nodes, "1000").unwrap();
         assert_eq!(engine.move_limits().depth, None);
         assert_eq!(
             engine
                 .limits_with(Some(Duration::from_secs(1)), None)
                 .movetime,
-            Some(Duration::from_secs(1))
+            Some(Duration::from_secs(1) - time::MOVE_OVERHEAD),
+            "a told time loses the controller's latency"
         );
     }
 

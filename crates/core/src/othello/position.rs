@@ -126,11 +126,6 @@ impl Position {
             std::cmp::Ordering::Equal => 0,
         }
     }
-
-    /// The same discs with another colour named as the side to move.
-    pub fn with_side(&self, side: Color) -> Position {
-        Position { side, ..*self }
-    }
 }
 
 impl Default for Position {

@@ -6,20 +6,20 @@
 //! (GTP has no interrupt): a piped script at a fixed depth gives the same replies on every
 //! run, whatever follows it.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::gogui::{self, GoguiCommand};
 use super::lexer::{self, InputError, ParseError, syntax};
-use super::{Flow, Output, Session};
-use crate::engine::{Engine, EngineGame, Job, Outcome, Settings};
+use super::{Arrival, Flow, Output, Session};
+use crate::engine::{Engine, EngineGame, Job, Outcome};
 use crate::game::Color;
 use crate::games::{self, GameEntry};
-use crate::options;
+use crate::options::{self, EngineOption, Settings};
 use crate::search::{Clock, Confidence, time};
 
-/// Every command, standard ones first, as `list_commands` prints them.
+/// Every command but the engine options' (which follow them, from
+/// [`options::ENGINE_OPTIONS`]), standard ones first, as `list_commands` prints them.
 pub const COMMANDS: &[&str] = &[
     "protocol_version",
     "name",
@@ -47,14 +47,6 @@ pub const COMMANDS: &[&str] = &[
     "perft",
     "solve",
     "eval",
-    "set_depth",
-    "set_level",
-    "set_nodes",
-    "set_movetime",
-    "set_eval",
-    "hash",
-    "threads",
-    "seed",
 ];
 
 /// One parsed command.
@@ -93,14 +85,8 @@ pub enum Command<M> {
     Perft(u32),
     Solve,
     Eval,
-    SetDepth(Option<u32>),
-    SetLevel(u32),
-    SetNodes(Option<u64>),
-    SetMovetime(Option<Duration>),
-    SetEval(String),
-    Hash(usize),
-    Threads(usize),
-    Seed(Option<u64>),
+    /// An engine option and its value (checked as the option reads it).
+    Set(&'static EngineOption, String),
     /// One of GoGui's commands (see [`gogui`]).
     Gogui(GoguiCommand),
 }
@@ -242,24 +228,10 @@ pub fn parse_with<G: EngineGame>(
         "perft" => Command::Perft(lexer::option(name, args, &options::PERFT_DEPTH)?),
         "solve" => lexer::none(name, args).map(|()| Command::Solve)?,
         "eval" => lexer::none(name, args).map(|()| Command::Eval)?,
-        "set_depth" => Command::SetDepth(lexer::optional(name, args, &options::DEPTH)?),
-        "set_level" => Command::SetLevel(lexer::option(name, args, &options::LEVEL)?),
-        "set_nodes" => Command::SetNodes(lexer::optional(name, args, &options::NODES)?),
-        "set_movetime" => Command::SetMovetime(
-            lexer::optional(name, args, &options::MOVETIME_MS)?.map(Duration::from_millis),
-        ),
-        "set_eval" => {
-            arity(1)?;
-            Command::SetEval(words[0].to_string())
-        }
-        "hash" => Command::Hash(lexer::option(name, args, &options::HASH_MB)?),
-        "threads" => Command::Threads(lexer::option(name, args, &options::THREADS)?),
-        "seed" => Command::Seed(if args.trim().eq_ignore_ascii_case("none") {
-            None
-        } else {
-            Some(lexer::single(name, args, "a number or none")?)
-        }),
-        _ => return Err(ParseError::Unknown(name.to_string())),
+        _ => match options::by_gtp(name) {
+            Some(option) => Command::Set(option, lexer::setting(name, args, option)?),
+            None => return Err(ParseError::Unknown(name.to_string())),
+        },
     };
     Ok(command)
 }
@@ -291,7 +263,7 @@ impl TimeState {
         let per_move = |total: Duration, stones: u32| Some(time::period_move_time(total, stones));
         let clock = |remaining: Duration| {
             Some(Clock {
-                remaining: time::told_clock(remaining),
+                remaining,
                 increment: Duration::ZERO,
                 moves_to_go: None,
             })
@@ -381,7 +353,6 @@ pub struct Gtp<G: EngineGame> {
     game: &'static GameEntry,
     engine: Engine<G>,
     out: Output,
-    pending: VecDeque<Result<String, InputError>>,
     waiting: Option<Waiting>,
     time: TimeState,
     /// The rule settings of `set_rules` so far, applied to every new game.
@@ -422,7 +393,6 @@ impl<G: EngineGame> Gtp<G> {
             game,
             engine: Engine::new(settings, wake)?,
             out,
-            pending: VecDeque::new(),
             waiting: None,
             time,
             rules: mine.map(|mine| mine.rules).unwrap_or_default(),
@@ -448,11 +418,6 @@ impl<G: EngineGame> Gtp<G> {
             games,
             gogui: self.gogui,
         }
-    }
-
-    /// The lines read but not run yet, for the next game's session.
-    pub fn take_pending(&mut self) -> VecDeque<Result<String, InputError>> {
-        std::mem::take(&mut self.pending)
     }
 
     fn reply(&mut self, id: &Option<String>, result: Result<String, String>) {
@@ -558,14 +523,7 @@ impl<G: EngineGame> Gtp<G> {
             }
             command @ (Command::TimeSettings { .. }
             | Command::TimeLeft { .. }
-            | Command::SetDepth(_)
-            | Command::SetLevel(_)
-            | Command::SetNodes(_)
-            | Command::SetMovetime(_)
-            | Command::SetEval(_)
-            | Command::Hash(_)
-            | Command::Threads(_)
-            | Command::Seed(_)) => self.setting(command),
+            | Command::Set(..)) => self.setting(command),
             Command::ListGames => Ok(games::GAMES
                 .iter()
                 .map(|game| game.name)
@@ -645,17 +603,10 @@ impl<G: EngineGame> Gtp<G> {
                 let index = usize::from(color == Color::White);
                 self.time.left[index] = Some((left, stones));
             }
-            Command::SetDepth(depth) => self.engine.set_depth(depth),
-            Command::SetLevel(level) => self.engine.set_level(level),
-            Command::SetNodes(nodes) => self.engine.set_nodes(nodes),
-            Command::SetMovetime(movetime) => self.engine.set_movetime(movetime),
-            Command::SetEval(name) => self
+            Command::Set(option, value) => self
                 .engine
-                .set_evaluator(&name)
-                .map_err(|e| e.to_string())?,
-            Command::Hash(mb) => self.engine.set_hash_mb(mb).map_err(|e| e.to_string())?,
-            Command::Threads(threads) => self.engine.set_threads(threads),
-            Command::Seed(seed) => self.engine.set_seed(seed),
+                .set_option(option, &value)
+                .map_err(|error| error.to_string())?,
             other => {
                 log::error!("{other:?} is not a setting");
                 return Err("internal error".into());
@@ -667,6 +618,11 @@ impl<G: EngineGame> Gtp<G> {
     /// The commands of this game: GoGui's only where GoGui can show the game.
     fn commands() -> Vec<&'static str> {
         let mut commands = COMMANDS.to_vec();
+        commands.extend(
+            options::ENGINE_OPTIONS
+                .iter()
+                .filter_map(|option| option.gtp),
+        );
         if G::GRID {
             commands.extend_from_slice(gogui::COMMANDS);
         }
@@ -851,35 +807,16 @@ impl<G: EngineGame> Gtp<G> {
             }
         }
     }
-
-    /// Runs queued lines until one starts a job (or asks to exit).
-    fn drain(&mut self) -> Flow {
-        while self.waiting.is_none() {
-            let Some(line) = self.pending.pop_front() else {
-                break;
-            };
-            let flow = self.handle(line);
-            if flow != Flow::Continue {
-                return flow;
-            }
-        }
-        Flow::Continue
-    }
 }
 
 impl<G: EngineGame> Session for Gtp<G> {
+    /// GTP has no interrupt: every line waits its turn.
+    fn arrives(&mut self, _line: &Result<String, InputError>, _queued: usize) -> Arrival {
+        Arrival::InTurn
+    }
+
     fn line(&mut self, line: Result<String, InputError>) -> Flow {
-        if self.waiting.is_none() {
-            return self.handle(line);
-        }
-        self.pending.push_back(line);
-        if self.pending.len() > super::QUEUE {
-            // Too much queued: finish the job before reading more.
-            let outcome = self.engine.wait();
-            self.complete(outcome);
-            return self.drain();
-        }
-        Flow::Continue
+        self.handle(line)
     }
 
     fn wake(&mut self) -> Flow {
@@ -888,27 +825,20 @@ impl<G: EngineGame> Session for Gtp<G> {
             && let Some(outcome) = self.engine.poll()
         {
             self.complete(Some(outcome));
-            return self.drain();
         }
         Flow::Continue
     }
 
-    /// Every command read is answered in its turn, each search run to its own end; then
-    /// the engine exits (or goes on with the game a queued `set_game` chose).
+    /// The job runs to its own end and is answered.
+    fn finish(&mut self) -> Flow {
+        let outcome = self.engine.wait();
+        self.complete(outcome);
+        Flow::Continue
+    }
+
+    /// Every command read was answered in its turn, each search run to its own end.
     fn end(&mut self) -> Flow {
-        loop {
-            if self.waiting.is_some() {
-                let outcome = self.engine.wait();
-                self.complete(outcome);
-            }
-            let flow = self.drain();
-            if flow != Flow::Continue {
-                return flow;
-            }
-            if self.waiting.is_none() {
-                return Flow::Exit;
-            }
-        }
+        Flow::Exit
     }
 
     fn busy(&self) -> bool {
@@ -956,7 +886,10 @@ mod tests {
         );
         assert_eq!(
             parse::<Position>("set_depth none"),
-            Ok(Command::SetDepth(None))
+            Ok(Command::Set(
+                options::by_gtp("set_depth").unwrap(),
+                "none".into()
+            ))
         );
     }
 }

@@ -14,7 +14,7 @@ use nom::combinator::{all_consuming, map_res};
 use nom::sequence::preceded;
 
 use super::Event;
-use crate::options::{Range, Refused};
+use crate::options::{EngineOption, Range, Refused, Settings};
 
 /// Longest accepted line in bytes; a game record of 60 moves with evals and times is
 /// about 3 KB, so this leaves ample room while bounding memory.
@@ -192,6 +192,10 @@ where
             command,
             format!("expected a number, got {:?}", shorten(args.trim())),
         ),
+        Refused::Expected(what) => syntax(
+            command,
+            format!("expected {what}, got {:?}", shorten(args.trim())),
+        ),
     })
 }
 
@@ -214,6 +218,28 @@ where
             },
             other => other,
         })
+}
+
+/// The value of an engine option as `command` gives it, checked as the option reads it
+/// (against a default setting; the engine applies it later): a value that is not one is
+/// a syntax error, one out of the option's range an error that states the range.
+pub fn setting(command: &str, args: &str, option: &EngineOption) -> Result<String, ParseError> {
+    let value = args.trim();
+    match (option.set)(&mut Settings::default(), value) {
+        Ok(()) => Ok(value.to_string()),
+        Err(Refused::OutOfRange(message)) => Err(ParseError::OutOfRange {
+            command: command.to_string(),
+            message,
+        }),
+        Err(Refused::NotANumber) => Err(syntax(
+            command,
+            format!("expected a number, got {:?}", shorten(value)),
+        )),
+        Err(Refused::Expected(what)) => Err(syntax(
+            command,
+            format!("expected {what}, got {:?}", shorten(value)),
+        )),
+    }
 }
 
 /// No arguments at all.

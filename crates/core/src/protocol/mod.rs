@@ -19,8 +19,9 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::Duration;
 
-use crate::engine::{EngineGame, Player, Settings};
+use crate::engine::EngineGame;
 use crate::games::{self, GameEntry, GameVisitor};
+use crate::options::{Player, Settings};
 use crate::search::Searcher;
 use lexer::InputError;
 
@@ -63,7 +64,9 @@ pub enum Flow {
     SwitchGame(&'static GameEntry),
 }
 
-/// Input read but not run yet: what a session hands to the next game's session.
+/// Input read but not run yet: the one queue of every protocol. Lines wait here while a
+/// job runs (but those a session acts on at once), and what a session did not run goes
+/// on to the next game's session (GTP's `set_game`).
 #[derive(Debug, Default)]
 pub struct Input {
     /// Lines in the order they came.
@@ -72,13 +75,36 @@ pub struct Input {
     pub ended: bool,
 }
 
-/// A protocol session over one game.
+/// When a line that arrives during a job runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// At once, beside the job (an interrupt, a question answered at once).
+    Now,
+    /// In its turn, after the job and the lines queued before it.
+    InTurn,
+}
+
+/// A protocol session over one game: grammar and formatting over the engine. The event
+/// loop ([`event_loop`]) keeps the queue and hands the session a line when it runs.
 pub trait Session {
+    /// A line arrives while a job runs, `queued` lines waiting before it: whether it runs
+    /// now or in its turn (a session may take note, as UGI's `quit` stops an infinite
+    /// search at once and still waits its turn).
+    fn arrives(&mut self, line: &Result<String, InputError>, queued: usize) -> Arrival;
+    /// Runs a line.
     fn line(&mut self, line: Result<String, InputError>) -> Flow;
     /// The job thread has news.
     fn wake(&mut self) -> Flow;
-    /// End of input: finish what must be finished. GTP may still switch game here (a
-    /// queued `set_game`).
+    /// The job in flight must end: input has ended or the queue is full. Waits for it and
+    /// answers it (stopping a search that would never end by itself); or, where waiting
+    /// is not how this protocol ends a job, ends the session.
+    fn finish(&mut self) -> Flow;
+    /// The queue is full, and the job may not end by itself (an infinite search waits for
+    /// `stop`): `false` drops the newest line instead of waiting.
+    fn may_wait(&mut self) -> bool {
+        true
+    }
+    /// Every line has run and no job is in flight after the end of input.
     fn end(&mut self) -> Flow;
     fn busy(&self) -> bool;
 }
@@ -217,14 +243,8 @@ impl GameVisitor for RunSession<'_> {
                 let carry = carried.unwrap_or_else(|| gtp::Carry::new(settings.clone()));
                 let mut session = gtp::Gtp::<G>::resume(game, carry, wake, out)?;
                 let flow = event_loop(&mut session, input, events);
-                if matches!(flow, Flow::SwitchGame(_)) {
-                    // The lines the session queued came before those it was not fed yet.
-                    let mut lines = session.take_pending();
-                    lines.append(&mut input.lines);
-                    input.lines = lines;
-                    return Ok((flow, Some(session.carry())));
-                }
-                Ok((flow, None))
+                let carry = matches!(flow, Flow::SwitchGame(_)).then(|| session.carry());
+                Ok((flow, carry))
             }
             Protocol::Ugi => {
                 let mut session = ugi::Ugi::<G>::new(settings.clone(), wake, out)?;
@@ -235,41 +255,68 @@ impl GameVisitor for RunSession<'_> {
 }
 
 /// Feeds `session` the lines of `input` not run yet, then events, until it exits or
-/// switches game; what it was not fed stays in `input`.
+/// switches game; what it was not fed stays in `input`. While a job runs, lines wait in
+/// `input` in their turn unless the session acts on them at once ([`Session::arrives`]).
 pub fn event_loop(session: &mut dyn Session, input: &mut Input, events: &Receiver<Event>) -> Flow {
     loop {
-        if let Some(line) = input.lines.pop_front() {
+        while !session.busy()
+            && let Some(line) = input.lines.pop_front()
+        {
             let flow = session.line(line);
             if flow != Flow::Continue {
                 return flow;
             }
-            continue;
         }
-        if input.ended {
-            return session.end();
-        }
-        let event = if session.busy() {
-            // The job thread's wake-up may be dropped when the queue is full: look again
-            // now and then.
-            match events.recv_timeout(Duration::from_millis(50)) {
-                Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => Event::Wake,
-                Err(RecvTimeoutError::Disconnected) => Event::End,
+        let flow = if input.ended {
+            if session.busy() {
+                session.finish()
+            } else {
+                return session.end();
+            }
+        } else if input.lines.len() > QUEUE {
+            // Too much waiting: the job ends before more is read.
+            if session.may_wait() {
+                session.finish()
+            } else {
+                input.lines.pop_back();
+                Flow::Continue
             }
         } else {
-            events.recv().unwrap_or(Event::End)
-        };
-        let flow = match event {
-            Event::Line(line) => session.line(line),
-            Event::Wake => session.wake(),
-            Event::End => {
-                input.ended = true;
-                Flow::Continue
+            match next_event(session.busy(), events) {
+                Event::Line(line) => {
+                    if session.busy()
+                        && session.arrives(&line, input.lines.len()) == Arrival::InTurn
+                    {
+                        input.lines.push_back(line);
+                        Flow::Continue
+                    } else {
+                        session.line(line)
+                    }
+                }
+                Event::Wake => session.wake(),
+                Event::End => {
+                    input.ended = true;
+                    Flow::Continue
+                }
             }
         };
         if flow != Flow::Continue {
             return flow;
         }
+    }
+}
+
+/// The next event; while a job runs, a wake-up now and then (the job thread's may be
+/// dropped when the channel is full).
+fn next_event(busy: bool, events: &Receiver<Event>) -> Event {
+    if busy {
+        match events.recv_timeout(Duration::from_millis(50)) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) => Event::Wake,
+            Err(RecvTimeoutError::Disconnected) => Event::End,
+        }
+    } else {
+        events.recv().unwrap_or(Event::End)
     }
 }
 

@@ -7,13 +7,12 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
-use std::time::Duration;
 
 use super::lexer::{self, InputError, ParseError, syntax};
-use super::{Flow, Output, Session};
-use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress, Settings};
+use super::{Arrival, Flow, Output, Session};
+use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress};
 use crate::game::Color;
-use crate::options;
+use crate::options::{self, EngineOption, Settings};
 use crate::search::Confidence;
 
 const MAX_HINTS: usize = 64;
@@ -22,17 +21,12 @@ const MAX_HINTS: usize = 64;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command<M> {
     NBoard(u32),
-    SetDepth(u32),
     /// A GGF game record, read by the game.
     SetGame(String),
-    SetContempt(i32),
     SetPosition(String),
-    SetNodes(Option<u64>),
-    SetMovetime(Option<Duration>),
-    SetHash(usize),
-    SetThreads(usize),
-    SetSeed(Option<u64>),
-    SetEval(String),
+    /// An engine option and its value (checked as the option reads it); NBoard's
+    /// `set depth` is the level.
+    Set(&'static EngineOption, String),
     Move {
         mv: M,
         seconds: Option<f64>,
@@ -102,50 +96,18 @@ pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> 
             let command = format!("set {variable}");
             let command = command.as_str();
             match variable {
-                // The GUI's levels (protocol.md, Levels).
-                "depth" => Ok(Command::SetDepth(lexer::option(
-                    command,
-                    value,
-                    &options::LEVEL,
-                )?)),
                 "game" => Ok(Command::SetGame(value.trim().to_string())),
-                "contempt" => Ok(Command::SetContempt(lexer::option(
-                    command,
-                    value,
-                    &options::CONTEMPT,
-                )?)),
                 "position" => Ok(Command::SetPosition(value.trim().to_string())),
-                "nodes" => Ok(Command::SetNodes(lexer::optional(
-                    command,
-                    value,
-                    &options::NODES,
-                )?)),
-                "movetime" => Ok(Command::SetMovetime(
-                    lexer::optional(command, value, &options::MOVETIME_MS)?
-                        .map(Duration::from_millis),
-                )),
-                "hash" => Ok(Command::SetHash(lexer::option(
-                    command,
-                    value,
-                    &options::HASH_MB,
-                )?)),
-                "threads" => Ok(Command::SetThreads(lexer::option(
-                    command,
-                    value,
-                    &options::THREADS,
-                )?)),
-                "seed" => Ok(Command::SetSeed(
-                    if value.trim().eq_ignore_ascii_case("none") {
-                        None
-                    } else {
-                        Some(lexer::single(command, value, "a number or none")?)
-                    },
-                )),
-                "eval" => Ok(Command::SetEval(lexer::single(command, value, "a name")?)),
-                _ => Err(syntax(
-                    name,
-                    format!("unknown variable {:?}", lexer::shorten(variable)),
-                )),
+                _ => match options::by_nboard(variable) {
+                    Some(option) => Ok(Command::Set(
+                        option,
+                        lexer::setting(command, value, option)?,
+                    )),
+                    None => Err(syntax(
+                        name,
+                        format!("unknown variable {:?}", lexer::shorten(variable)),
+                    )),
+                },
             }
         }
         "move" => move_argument::<G>(args),
@@ -262,16 +224,19 @@ impl<G: EngineGame> NBoard<G> {
                 self.cancel();
                 self.out.line(&format!("pong {n}"));
             }
-            Command::SetDepth(depth) => {
-                // NBoard's levels: the depth, and solves from where the level says.
-                self.engine.set_level(depth);
-                // As NTest and Edax do: some drivers wait for this line after `set depth`,
-                // and the GUI shows the name (with the level) in its title.
-                self.out.line(&self.name_line());
-            }
-            Command::SetContempt(contempt) => {
-                log::info!("contempt {contempt}: accepted, draws are still scored 0");
-                self.engine.set_contempt(contempt);
+            Command::Set(option, value) => {
+                if option.applies.stops_search() {
+                    self.cancel();
+                }
+                if let Err(error) = self.engine.set_option(option, &value) {
+                    let variable = option.nboard.unwrap_or(option.name);
+                    log::warn!("set {variable} {value}: {error}");
+                }
+                if option.nboard == Some("depth") {
+                    // As NTest and Edax do: some drivers wait for this line after `set
+                    // depth`, and the GUI shows the name (with the level) in its title.
+                    self.out.line(&self.name_line());
+                }
             }
             Command::SetGame(text) => match G::parse_game_record(&text) {
                 Ok(record) => {
@@ -287,28 +252,6 @@ impl<G: EngineGame> NBoard<G> {
                 }
                 Err(error) => log::warn!("set position ignored: {error}"),
             },
-            Command::SetNodes(nodes) => self.engine.set_nodes(nodes),
-            Command::SetMovetime(movetime) => self.engine.set_movetime(movetime),
-            Command::SetHash(mb) => {
-                self.cancel();
-                if let Err(error) = self.engine.set_hash_mb(mb) {
-                    log::error!("set hash {mb}: {error}");
-                }
-            }
-            Command::SetThreads(threads) => {
-                self.cancel();
-                self.engine.set_threads(threads);
-            }
-            Command::SetSeed(seed) => {
-                self.cancel();
-                self.engine.set_seed(seed);
-            }
-            Command::SetEval(name) => {
-                self.cancel();
-                if let Err(error) = self.engine.set_evaluator(&name) {
-                    log::warn!("set eval ignored: {error}");
-                }
-            }
             Command::Move { mv, seconds } => {
                 self.cancel();
                 if let Err(error) = self.engine.play(mv, seconds) {
@@ -514,6 +457,12 @@ impl<G: EngineGame> NBoard<G> {
 }
 
 impl<G: EngineGame> Session for NBoard<G> {
+    /// Every line is read when it arrives: a request that comes while another runs waits
+    /// for it with the limits of its time ([`NBoard::start`]), and `ping` stops it.
+    fn arrives(&mut self, _line: &Result<String, InputError>, _queued: usize) -> Arrival {
+        Arrival::Now
+    }
+
     fn line(&mut self, line: Result<String, InputError>) -> Flow {
         let line = match line {
             Ok(line) => line,
@@ -547,6 +496,11 @@ impl<G: EngineGame> Session for NBoard<G> {
     }
 
     /// The GUI closes the pipe to end the engine, also during a search: stop at once.
+    fn finish(&mut self) -> Flow {
+        self.cancel();
+        Flow::Exit
+    }
+
     fn end(&mut self) -> Flow {
         self.cancel();
         Flow::Exit
@@ -565,7 +519,13 @@ mod tests {
     #[test]
     fn commands() {
         assert_eq!(parse::<Position>("nboard 2"), Ok(Command::NBoard(2)));
-        assert_eq!(parse::<Position>("set depth 12"), Ok(Command::SetDepth(12)));
+        assert_eq!(
+            parse::<Position>("set depth 12"),
+            Ok(Command::Set(
+                options::by_nboard("depth").unwrap(),
+                "12".into()
+            ))
+        );
         assert_eq!(parse::<Position>("ping 7"), Ok(Command::Ping(7)));
         assert_eq!(
             parse::<Position>("move C3/3.00/0.01"),
@@ -595,7 +555,6 @@ mod tests {
             Err(ParseError::Unknown(_))
         ));
         for bad in [
-            "set depth 0",
             "set depth 61",
             "set hash 5000",
             "perft 21",

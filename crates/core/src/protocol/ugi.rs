@@ -10,18 +10,17 @@
 //! cannot be carried out is answered with `info string error: ...` and changes nothing, so
 //! stdout never carries anything a driver could take for a reply.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::lexer::{self, InputError};
-use super::{Flow, Output, Session};
+use super::{Arrival, Flow, Output, Session};
 use crate::engine::{
-    Choice, DEFAULT_DEPTH, Engine, EngineGame, Job, Outcome, Played, Progress, Record, Settings,
+    Choice, Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Record,
 };
 use crate::game::{Color, Score};
-use crate::options::{self, Range, Refused};
-use crate::search::{Clock, DEFAULT_HASH_MB, Limits};
+use crate::options::{self, DEFAULT_DEPTH, ENGINE_OPTIONS, Kind, Range, Refused, Settings};
+use crate::search::{Clock, Limits};
 
 /// The null move UCI drivers write; read as a pass.
 const NULL_MOVE: &str = "0000";
@@ -97,17 +96,11 @@ where
         Refused::NotANumber => {
             format!("go: {key} expects a number, got {:?}", lexer::shorten(text))
         }
+        Refused::Expected(what) => {
+            format!("go: {key} expects {what}, got {:?}", lexer::shorten(text))
+        }
     })
 }
-
-/// The `Level` option: a level of protocol.md's table, or 0 for none.
-const LEVEL_OPTION: Range<usize> = Range {
-    name: "level",
-    default: Some(0),
-    min: 0,
-    max: options::LEVEL.max as usize,
-    unit: "",
-};
 
 /// The parameters of `go` that take a value.
 const GO_PARAMETERS: [&str; 8] = [
@@ -282,12 +275,8 @@ pub struct Ugi<G: EngineGame> {
     search: Option<Search>,
     /// The answer of an infinite search that ended before `stop`.
     held: Option<String>,
-    /// Lines that came during a search, to run after it.
-    pending: VecDeque<Result<String, InputError>>,
     /// `quit` or end of input is on its way: an infinite search is stopped at once.
     quitting: bool,
-    /// The command line's `--depth` (without `--level`), restored by `Level` 0.
-    plain_depth: Option<u32>,
 }
 
 impl<G: EngineGame> Ugi<G> {
@@ -296,14 +285,11 @@ impl<G: EngineGame> Ugi<G> {
         wake: Arc<dyn Fn() + Send + Sync>,
         out: Output,
     ) -> Result<Ugi<G>, String> {
-        let plain_depth = settings.depth.filter(|_| settings.level.is_none());
         Ok(Ugi {
-            plain_depth,
             engine: Engine::new(settings, wake)?,
             out,
             search: None,
             held: None,
-            pending: VecDeque::new(),
             quitting: false,
         })
     }
@@ -318,100 +304,71 @@ impl<G: EngineGame> Ugi<G> {
         G::start().side_to_move()
     }
 
+    /// The `option` lines of `ugi`: every engine option UGI names, with its value now.
     fn options(&self) -> Vec<String> {
         let settings = self.engine.settings();
-        let eval = settings.eval.clone().unwrap_or_else(|| {
-            G::evaluator_names()
-                .first()
-                .unwrap_or(&"default")
-                .to_string()
-        });
-        let vars: String = G::evaluator_names()
+        ENGINE_OPTIONS
             .iter()
-            .map(|name| format!(" var {name}"))
-            .collect();
-        vec![
-            format!(
-                "option name Hash type spin default {} min {} max {}",
-                settings.hash_mb.unwrap_or(DEFAULT_HASH_MB),
-                options::HASH_MB.min,
-                options::HASH_MB.max
-            ),
-            format!(
-                "option name Threads type spin default {} min {} max {}",
-                settings.threads.unwrap_or(1),
-                options::THREADS.min,
-                options::THREADS.max
-            ),
-            format!(
-                "option name Level type spin default {} min {} max {}",
-                settings.level.unwrap_or(0),
-                options::LEVEL.min - 1,
-                options::LEVEL.max
-            ),
-            format!("option name Eval type combo default {eval}{vars}"),
-            format!(
-                "option name Seed type string default {}",
-                settings
-                    .seed
-                    .map_or_else(|| "none".to_string(), |s| s.to_string())
-            ),
-        ]
+            .filter_map(|option| {
+                let name = option.ugi?;
+                let value = (option.get)(settings);
+                let bounds = option.range.map(|range| range.bounds());
+                let (min, max) = bounds.unwrap_or_default();
+                let kind = match option.kind {
+                    Kind::Number => format!("type spin default {value} min {min} max {max}"),
+                    // 0 is none.
+                    Kind::Limit => {
+                        let value = if value == "none" { "0".into() } else { value };
+                        format!("type spin default {value} min 0 max {max}")
+                    }
+                    Kind::Evaluator => {
+                        let names = G::evaluator_names();
+                        let value = if value.is_empty() {
+                            names.first().copied().unwrap_or("default").to_string()
+                        } else {
+                            value
+                        };
+                        let vars: String =
+                            names.iter().map(|name| format!(" var {name}")).collect();
+                        format!("type combo default {value}{vars}")
+                    }
+                    Kind::Word => format!("type string default {value}"),
+                };
+                Some(format!("option name {name} {kind}"))
+            })
+            .collect()
     }
 
+    /// `setoption name NAME value VALUE`: the engine option UGI calls `name`.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), Refusal> {
-        let number = |range: &Range<usize>| {
-            range.parse(value).map_err(|refused| match refused {
-                Refused::OutOfRange(message) => format!("setoption: {message}"),
-                Refused::NotANumber => format!(
+        let Some(option) = options::by_ugi(name) else {
+            let names: Vec<&str> = ENGINE_OPTIONS
+                .iter()
+                .filter_map(|option| option.ugi)
+                .collect();
+            return Err(format!(
+                "setoption: unknown option {:?} ({})",
+                lexer::shorten(name),
+                names.join(", ")
+            ));
+        };
+        self.engine
+            .set_option(option, value)
+            .map_err(|error| match error {
+                EngineError::Refused(Refused::OutOfRange(message)) => {
+                    format!("setoption: {message}")
+                }
+                EngineError::Refused(Refused::NotANumber) => format!(
                     "setoption: {name} expects a number, got {:?}",
                     lexer::shorten(value)
                 ),
+                EngineError::Refused(Refused::Expected(what)) => format!(
+                    "setoption: {} expects {what}, got {:?}",
+                    option.name,
+                    lexer::shorten(value)
+                ),
+                other => format!("setoption: {} {}: {other}", option.name, value.trim()),
             })
-        };
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mb = number(&options::HASH_MB)?;
-                self.engine
-                    .set_hash_mb(mb)
-                    .map_err(|error| format!("setoption: hash {mb}: {error}"))
-            }
-            "threads" => {
-                let threads = number(&options::THREADS)?;
-                self.engine.set_threads(threads);
-                Ok(())
-            }
-            "level" => {
-                // 0: no level, the command line's `--depth` (if any) as at the start.
-                match number(&LEVEL_OPTION)? {
-                    0 => self.engine.set_depth(self.plain_depth),
-                    level => self.engine.set_level(level as u32),
-                }
-                Ok(())
-            }
-            "eval" => self
-                .engine
-                .set_evaluator(value)
-                .map_err(|error| format!("setoption: {error}")),
-            "seed" => {
-                let seed = if value.eq_ignore_ascii_case("none") {
-                    None
-                } else {
-                    Some(value.parse::<u64>().map_err(|_| {
-                        format!(
-                            "setoption: seed expects a whole number or none, got {:?}",
-                            lexer::shorten(value)
-                        )
-                    })?)
-                };
-                self.engine.set_seed(seed);
-                Ok(())
-            }
-            _ => Err(format!(
-                "setoption: unknown option {:?} (Hash, Threads, Level, Eval, Seed)",
-                lexer::shorten(name)
-            )),
-        }
     }
 
     /// The game `position` describes, every move checked; a move by the other side where
@@ -451,7 +408,7 @@ impl<G: EngineGame> Ugi<G> {
     /// or a time per move; none at all for an infinite search.
     fn limits(&self, go: &Go) -> Limits {
         let settings = self.engine.settings();
-        let depth = go.depth.or(settings.depth);
+        let depth = go.depth.or(settings.depth());
         let nodes = go.nodes.or(settings.nodes);
         if go.infinite {
             return Limits {
@@ -724,74 +681,31 @@ impl<G: EngineGame> Ugi<G> {
             }
         }
     }
+}
 
-    /// Runs waiting lines until one starts a search (or asks to exit).
-    fn drain(&mut self) -> Flow {
-        while self.search.is_none() {
-            let Some(line) = self.pending.pop_front() else {
-                break;
-            };
-            let flow = self.handle(line);
-            if flow != Flow::Continue {
-                return flow;
-            }
-        }
-        Flow::Continue
-    }
-
-    /// A line during a search: acted on at once, or queued.
-    fn during_search(&mut self, line: Result<String, InputError>) -> Flow {
+impl<G: EngineGame> Session for Ugi<G> {
+    /// During a search: `stop` at once; `isready`, `query` and `ugi` at once when nothing
+    /// waits before them; `quit` in its turn, but an infinite search, which would never
+    /// come to an end, stops now; everything else in its turn.
+    fn arrives(&mut self, line: &Result<String, InputError>, queued: usize) -> Arrival {
         let command = line.as_ref().ok().and_then(|l| parse(l).ok());
         match command {
-            Some(Command::Stop) => return self.execute(Command::Stop),
+            Some(Command::Stop) => Arrival::Now,
             Some(Command::Quit) => {
-                // In its turn, after the search's answer and what waits before it. An
-                // infinite search would never come to an end: it stops now.
                 self.quitting = true;
                 if self.search.as_ref().is_some_and(|search| search.infinite) {
                     self.execute(Command::Stop);
                 }
-                self.pending.push_back(line);
-                return Flow::Continue;
+                Arrival::InTurn
             }
-            Some(command @ (Command::IsReady | Command::Query(_) | Command::Ugi))
-                if self.pending.is_empty() =>
-            {
-                return self.execute(command);
+            Some(Command::IsReady | Command::Query(_) | Command::Ugi) if queued == 0 => {
+                Arrival::Now
             }
-            _ => self.pending.push_back(line),
+            _ => Arrival::InTurn,
         }
-        if self.pending.len() > super::QUEUE {
-            let until_stop = self.held.is_some()
-                || self
-                    .search
-                    .as_ref()
-                    .is_some_and(|search| search.infinite && !search.stopped);
-            if until_stop {
-                // An infinite search ends only with stop: waiting for it would never end.
-                self.pending.pop_back();
-                self.error("too many commands wait for stop: line dropped");
-                return Flow::Continue;
-            }
-            // Too much waiting: finish the search before reading more.
-            let outcome = self.engine.wait();
-            self.progress();
-            self.complete(outcome);
-            return self.drain();
-        }
-        Flow::Continue
     }
-}
 
-impl<G: EngineGame> Session for Ugi<G> {
     fn line(&mut self, line: Result<String, InputError>) -> Flow {
-        if self.search.is_some() {
-            let flow = self.during_search(line);
-            if flow != Flow::Continue {
-                return flow;
-            }
-            return self.drain();
-        }
         self.handle(line)
     }
 
@@ -803,25 +717,40 @@ impl<G: EngineGame> Session for Ugi<G> {
         {
             self.progress();
             self.complete(Some(outcome));
-            return self.drain();
         }
         Flow::Continue
     }
 
-    /// What was read runs in its turn, each search to its own end (an infinite one is
-    /// stopped); then the engine exits.
-    fn end(&mut self) -> Flow {
-        self.quitting = true;
-        loop {
-            self.finish_search();
-            if self.drain() != Flow::Continue || self.search.is_none() {
-                return Flow::Exit;
-            }
-        }
+    /// The search ends and is answered: one with an end of its own runs to it, an
+    /// infinite one is stopped (input has ended, or too much waits behind it).
+    fn finish(&mut self) -> Flow {
+        self.finish_search();
+        Flow::Continue
     }
 
+    /// An infinite search ends only with `stop`: waiting for it would never end.
+    fn may_wait(&mut self) -> bool {
+        let until_stop = self.held.is_some()
+            || self
+                .search
+                .as_ref()
+                .is_some_and(|search| search.infinite && !search.stopped);
+        if until_stop {
+            self.error("too many commands wait for stop: line dropped");
+        }
+        !until_stop
+    }
+
+    /// What was read ran in its turn, each search to its own end (an infinite one
+    /// stopped); the engine exits.
+    fn end(&mut self) -> Flow {
+        Flow::Exit
+    }
+
+    /// A search is in flight, or an infinite one ended and holds its answer until `stop`
+    /// (lines wait behind it all the same).
     fn busy(&self) -> bool {
-        self.search.is_some() && self.held.is_none()
+        self.search.is_some()
     }
 }
 

@@ -30,25 +30,30 @@ pub fn safety_margin(available: Duration) -> Duration {
     (fixed + relative).min(available / 2)
 }
 
-/// Kept back from a clock or a byo-yomi period told over GTP before the time manager's
-/// own margins: the controller's latency on top of the engine's.
-const GTP_LATENCY: Duration = Duration::from_millis(50);
+/// Kept back from every time a controller tells the engine (a clock, the time left, a
+/// time for this move, in any protocol) before the time manager's own margins: the
+/// controller's latency on top of the engine's.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 
 /// The time of a move with nothing left on the clock or in the period.
 pub const LAST_MOVE_TIME: Duration = Duration::from_millis(5);
 
 /// The time for one move of a byo-yomi period of `total` for `moves` moves (GTP): an
-/// equal part, less a tenth and the controller's latency.
+/// equal part, less a tenth (the controller's latency comes off later, with every told
+/// time's).
 pub fn period_move_time(total: Duration, moves: u32) -> Duration {
-    (total / moves.max(1))
-        .mul_f64(0.9)
-        .saturating_sub(GTP_LATENCY)
-        .max(LAST_MOVE_TIME)
+    (total / moves.max(1)).mul_f64(0.9)
 }
 
-/// A clock as a GTP controller tells it, less the controller's latency.
+/// A time for this move as a controller tells it, less [`MOVE_OVERHEAD`] (never below
+/// [`LAST_MOVE_TIME`]).
+pub fn told_move_time(time: Duration) -> Duration {
+    time.saturating_sub(MOVE_OVERHEAD).max(LAST_MOVE_TIME)
+}
+
+/// A clock as a controller tells it, less [`MOVE_OVERHEAD`].
 pub fn told_clock(remaining: Duration) -> Duration {
-    remaining.saturating_sub(GTP_LATENCY)
+    remaining.saturating_sub(MOVE_OVERHEAD)
 }
 
 /// How a game's plan shares out a clock ([`super::plan::Plan::schedule`]): this move's

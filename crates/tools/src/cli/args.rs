@@ -12,10 +12,18 @@ pub fn ranged<T>(option: &str, text: &str, range: &Range<T>) -> Result<T, String
 where
     T: Copy + PartialOrd + Display + FromStr,
 {
-    range.parse(text).map_err(|refused| match refused {
+    range
+        .parse(text)
+        .map_err(|refused| refused_text(option, text, refused))
+}
+
+/// The error of a command-line `option` whose value `text` was refused.
+pub fn refused_text(option: &str, text: &str, refused: Refused) -> String {
+    match refused {
         Refused::NotANumber => format!("{option}: {text:?} is not a valid number"),
         Refused::OutOfRange(message) => format!("{option} {text}: {message}"),
-    })
+        Refused::Expected(what) => format!("{option}: expected {what}, got {text:?}"),
+    }
 }
 
 /// Whether `arg` is meant as an option (`-h`, `--depth`): a position string may start

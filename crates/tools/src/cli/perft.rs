@@ -78,7 +78,7 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
             _ if depth.is_none() => {
                 depth = Some(PERFT_DEPTH.parse(arg).map_err(|refused| match refused {
                     Refused::OutOfRange(message) => format!("perft: DEPTH {arg}: {message}"),
-                    Refused::NotANumber => format!(
+                    Refused::NotANumber | Refused::Expected(_) => format!(
                         "perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)"
                     ),
                 })?);

@@ -207,6 +207,19 @@ pub(crate) fn terminal_score<G: Game>(pos: &G, ply: u32) -> Score {
     }
 }
 
+/// The moves of a node in the order they are searched (see [`Run::next_move`]).
+struct NodeMoves<'a, M> {
+    /// The table's move, legal here, searched first.
+    hash_move: Option<M>,
+    /// The other moves, ordered when the hash move did not cut.
+    picker: Option<Picker<M>>,
+    /// Where other threads search now, if this node puts off their moves.
+    defer: Option<&'a BusyMarks>,
+    /// The moves put off, and how many of them were handed out again.
+    deferred: Vec<Pick<M>>,
+    replayed: usize,
+}
+
 /// The outcome of one root iteration (possibly cut short).
 pub(crate) struct RootOutcome<M> {
     /// The best move whose result is known (`None` if none finished).
@@ -279,11 +292,15 @@ impl<G: Searchable> Run<'_, G> {
 
     /// The negamax value of `pos` searched `depth` plies deep, `ply` plies below the root.
     /// `static_eval` is the evaluation of `pos` where the caller has already made it.
+    ///
+    /// What can end a node before its moves are searched comes first (the leaf, the
+    /// ended game, the plan's solver, the horizon, the table's bound, ProbCut); then the
+    /// moves ([`Run::search_moves`]) and the table's new entry.
     pub(crate) fn pvs(
         &mut self,
         pos: &G,
         depth: i32,
-        mut alpha: Score,
+        alpha: Score,
         beta: Score,
         ply: u32,
         static_eval: Option<Score>,
@@ -307,8 +324,7 @@ impl<G: Searchable> Run<'_, G> {
             if pos.is_game_over() {
                 return terminal_score(pos, ply);
             }
-            self.evals += 1;
-            return static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
+            return self.static_value(pos, static_eval);
         }
         let moves = pos.legal_moves();
         let moves = moves.as_ref();
@@ -325,8 +341,7 @@ impl<G: Searchable> Run<'_, G> {
             {
                 return score;
             }
-            self.evals += 1;
-            return static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
+            return self.static_value(pos, static_eval);
         }
         let pv_node = beta - alpha > 1;
         let mut hash_move = None;
@@ -342,112 +357,186 @@ impl<G: Searchable> Run<'_, G> {
         if let Some(score) = self.probcut(pos, depth, alpha, beta, ply, static_eval) {
             return score;
         }
-        // The hash move is searched before the others are ordered: it often cuts alone,
-        // and ordering evaluates every other move.
         let hash_move = hash_move.filter(|mv| self.rules.hash_move && moves.contains(mv));
-        let mut picker: Option<Picker<G::Move>> = None;
-        let original_alpha = alpha;
+        let (best, best_move) = self.search_moves(pos, moves, hash_move, depth, alpha, beta, ply);
+        if self.watch.aborted {
+            return 0;
+        }
+        self.store_node(key, depth, best, best_move, alpha, beta);
+        best
+    }
+
+    /// The static evaluation of a node searched no deeper (`static_eval` where the
+    /// caller made it already).
+    #[inline(always)]
+    fn static_value(&mut self, pos: &G, static_eval: Option<Score>) -> Score {
+        self.evals += 1;
+        static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos))
+    }
+
+    /// Searches the `moves` of an interior node in order until one cuts: the best
+    /// score found (fail-soft) and its move. Meaningless once the search is aborted.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        hash_move: Option<G::Move>,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        ply: u32,
+    ) -> (Score, Option<G::Move>) {
+        let mut order = NodeMoves {
+            hash_move,
+            picker: None,
+            // Beside other threads: moves (but the first) another thread is searching
+            // now are put off until the others are searched.
+            defer: self.busy.filter(|_| depth >= DEFER_DEPTH),
+            deferred: Vec::new(),
+            replayed: 0,
+        };
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut i = 0;
-        // Beside other threads: moves (but the first) another thread is searching now
-        // are put off until the others are searched.
-        let defer = self.busy.filter(|_| depth >= DEFER_DEPTH);
-        let mut deferred: Vec<Pick<G::Move>> = Vec::new();
-        let mut replayed = 0;
-        loop {
-            let next = match (i, hash_move) {
-                (0, Some(mv)) => Some(Pick {
-                    mv,
-                    hint: Score::MAX,
-                    child_eval: None,
-                }),
-                _ => picker
-                    .get_or_insert_with(|| {
-                        let mut picker = self.picker(pos, moves, hash_move, depth, ply);
-                        if hash_move.is_some() {
-                            // Ordered first, and searched already.
-                            picker.next();
-                        }
-                        picker
-                    })
-                    .next(),
-            };
-            let next = next.or_else(|| {
-                let pick = deferred.get(replayed).copied();
-                replayed += 1;
-                pick
-            });
-            let Some(pick) = next else {
-                break;
-            };
-            let Pick {
-                mv,
-                hint,
-                child_eval,
-            } = pick;
-            let child = pos.play(mv);
-            let busy_key = defer.map(|busy| (busy, child.hash()));
+        let mut searched = 0;
+        while let Some(pick) = self.next_move(&mut order, searched, pos, moves, depth, ply) {
+            let child = pos.play(pick.mv);
+            let busy_key = order.defer.map(|busy| (busy, child.hash()));
             if let Some((busy, key)) = busy_key {
-                if i > 0 && replayed == 0 && busy.is_busy(key) {
-                    deferred.push(pick);
+                if searched > 0 && order.replayed == 0 && busy.is_busy(key) {
+                    order.deferred.push(pick);
                     continue;
                 }
                 busy.enter(key);
             }
-            let score = if i == 0 {
-                -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, child_eval)
+            let reduction = if searched > 0 && order.picker.as_ref().is_some_and(|p| p.hinted) {
+                self.reduction(depth, searched, pick.hint)
             } else {
-                let reduction = if picker.as_ref().is_some_and(|p| p.hinted) {
-                    self.reduction(depth, i, hint)
-                } else {
-                    0
-                };
-                let mut probe = -self.pvs(
-                    &child,
-                    depth - 1 - reduction,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    child_eval,
-                );
-                if reduction > 0 && probe > alpha && !self.watch.aborted {
-                    probe = -self.pvs(&child, depth - 1, -alpha - 1, -alpha, ply + 1, child_eval);
-                }
-                if probe > alpha && probe < beta && !self.watch.aborted {
-                    -self.pvs(&child, depth - 1, -beta, -alpha, ply + 1, child_eval)
-                } else {
-                    probe
-                }
+                0
             };
+            let score =
+                self.search_child(&child, searched, reduction, pick, depth, alpha, beta, ply);
             if let Some((busy, key)) = busy_key {
                 busy.leave(key);
             }
             if self.watch.aborted {
                 break;
             }
-            i += 1;
+            searched += 1;
             if score > best {
                 best = score;
-                best_move = Some(mv);
+                best_move = Some(pick.mv);
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
-                        self.record_cut(pos, mv, depth, ply);
+                        self.record_cut(pos, pick.mv, depth, ply);
                         break;
                     }
                 }
             }
         }
-        if let Some(picker) = picker {
+        if let Some(picker) = order.picker {
             self.recycle(picker);
         }
-        if self.watch.aborted {
-            return 0;
+        (best, best_move)
+    }
+
+    /// The next move of a node to search, `searched` moves searched so far: the hash
+    /// move first (searched before the others are ordered: it often cuts alone, and
+    /// ordering evaluates every other move), then the picker's order, then the moves
+    /// put off.
+    #[inline(always)]
+    fn next_move(
+        &mut self,
+        order: &mut NodeMoves<'_, G::Move>,
+        searched: usize,
+        pos: &G,
+        moves: &[G::Move],
+        depth: i32,
+        ply: u32,
+    ) -> Option<Pick<G::Move>> {
+        let hash_move = order.hash_move;
+        let next = match (searched, hash_move) {
+            (0, Some(mv)) => Some(Pick {
+                mv,
+                hint: Score::MAX,
+                child_eval: None,
+            }),
+            _ => order
+                .picker
+                .get_or_insert_with(|| {
+                    let mut picker = self.picker(pos, moves, hash_move, depth, ply);
+                    if hash_move.is_some() {
+                        // Ordered first, and searched already.
+                        picker.next();
+                    }
+                    picker
+                })
+                .next(),
+        };
+        next.or_else(|| {
+            let pick = order.deferred.get(order.replayed).copied();
+            order.replayed += 1;
+            pick
+        })
+    }
+
+    /// The value of `child`, the move `pick` of a node, searched after `index` others:
+    /// the first with the full window; the others with a null window, `reduction` plies
+    /// shallower, then at full depth if that beats alpha, then with the full window if
+    /// the value falls inside it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &G,
+        index: usize,
+        reduction: i32,
+        pick: Pick<G::Move>,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: u32,
+    ) -> Score {
+        let child_eval = pick.child_eval;
+        if index == 0 {
+            return -self.pvs(child, depth - 1, -beta, -alpha, ply + 1, child_eval);
         }
+        let mut probe = -self.pvs(
+            child,
+            depth - 1 - reduction,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            child_eval,
+        );
+        if reduction > 0 && probe > alpha && !self.watch.aborted {
+            probe = -self.pvs(child, depth - 1, -alpha - 1, -alpha, ply + 1, child_eval);
+        }
+        if probe > alpha && probe < beta && !self.watch.aborted {
+            -self.pvs(child, depth - 1, -beta, -alpha, ply + 1, child_eval)
+        } else {
+            probe
+        }
+    }
+
+    /// Stores a searched node's value in the table: a bound by where `best` fell
+    /// against the window (`alpha`, `beta`) it was searched with, and the move that
+    /// made it unless no move reached `alpha`.
+    #[inline(always)]
+    fn store_node(
+        &mut self,
+        key: u64,
+        depth: i32,
+        best: Score,
+        best_move: Option<G::Move>,
+        alpha: Score,
+        beta: Score,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
-        } else if best > original_alpha {
+        } else if best > alpha {
             Bound::Exact
         } else {
             Bound::Upper
@@ -459,7 +548,6 @@ impl<G: Searchable> Run<'_, G> {
         };
         self.table
             .store(key, depth.max(0) as u32, best, bound, stored_move);
-        best
     }
 
     /// The value of a horizon node whose mover can capture: the better of the static

@@ -531,17 +531,54 @@ impl Labels {
     }
 }
 
+/// The picture's size and margins, in pixels.
+const WIDTH: f64 = 900.0;
+const HEIGHT: f64 = 420.0;
+const LEFT: f64 = 60.0;
+const RIGHT: f64 = 20.0;
+const TOP: f64 = 50.0;
+const BOTTOM: f64 = 50.0;
+const PLOT_W: f64 = WIDTH - LEFT - RIGHT;
+const PLOT_H: f64 = HEIGHT - TOP - BOTTOM;
+
+/// Where the score curve's moves and scores go on the picture.
+struct Plot {
+    /// The last move's number: the right end of the horizontal axis.
+    moves: usize,
+    /// The vertical axis runs from `-range` to `+range` discs, with a grid line every
+    /// `step`.
+    range: i32,
+    step: i32,
+}
+
+impl Plot {
+    /// Room for `points` (move number, score for Black): the vertical range is a
+    /// multiple of 8 discs, at least 16, with room for the labels, and of the grid's
+    /// step, so that the grid has a line at 0.
+    fn new(rows: &[Row], points: &[(usize, i32)]) -> Plot {
+        let peak = points.iter().map(|&(_, s)| s.abs()).max().unwrap_or(0);
+        let range = ((peak + 4 + 7) / 8 * 8).clamp(16, 64);
+        let step = if range > 32 { 16 } else { 8 };
+        Plot {
+            moves: rows.last().map_or(1, |row| row.number),
+            range: (range + step - 1) / step * step,
+            step,
+        }
+    }
+
+    fn x(&self, i: usize) -> f64 {
+        LEFT + PLOT_W * i as f64 / self.moves as f64
+    }
+
+    fn y(&self, s: i32) -> f64 {
+        TOP + PLOT_H * (1.0 - (s + self.range) as f64 / (2 * self.range) as f64)
+    }
+}
+
 /// The score curve as an SVG picture: for Black, the value of the position after each
 /// move (before the first, the start), mistakes as red dots sized by the discs lost,
 /// the exactly solved part shaded.
 fn svg(game: &GameInput, rows: &[Row]) -> String {
-    const WIDTH: f64 = 900.0;
-    const HEIGHT: f64 = 420.0;
-    const LEFT: f64 = 60.0;
-    const RIGHT: f64 = 20.0;
-    const TOP: f64 = 50.0;
-    const BOTTOM: f64 = 50.0;
-    let n = rows.last().map_or(1, |row| row.number);
     let mut points: Vec<(usize, i32)> = Vec::with_capacity(rows.len() + 1);
     if let Some(first) = rows.first() {
         points.push((0, first.for_black(first.best_score)));
@@ -549,16 +586,7 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
     for row in rows {
         points.push((row.number, row.for_black(row.played_score)));
     }
-    let peak = points.iter().map(|&(_, s)| s.abs()).max().unwrap_or(0);
-    // The vertical range: a multiple of 8 discs, at least 16, with room for the labels,
-    // and of the grid's step, so that the grid has a line at 0.
-    let range = ((peak + 4 + 7) / 8 * 8).clamp(16, 64);
-    let step = if range > 32 { 16 } else { 8 };
-    let range = (range + step - 1) / step * step;
-    let plot_w = WIDTH - LEFT - RIGHT;
-    let plot_h = HEIGHT - TOP - BOTTOM;
-    let x = |i: usize| LEFT + plot_w * i as f64 / n as f64;
-    let y = |s: i32| TOP + plot_h * (1.0 - (s + range) as f64 / (2 * range) as f64);
+    let plot = Plot::new(rows, &points);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -568,114 +596,147 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
         out,
         "<rect width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"white\"/>"
     );
-    let who = |name: &Option<String>, fallback: &str| {
-        name.clone()
-            .unwrap_or_else(|| fallback.to_string())
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    };
-    let title = match (&game.black, &game.white) {
-        (None, None) => "Score for Black".to_string(),
-        _ => format!(
-            "{} (Black) vs {} (White): score for Black",
-            who(&game.black, "?"),
-            who(&game.white, "?")
-        ),
-    };
     let _ = writeln!(
         out,
-        "<text x=\"{LEFT}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{title}</text>"
+        "<text x=\"{LEFT}\" y=\"22\" font-size=\"16\" font-weight=\"bold\">{}</text>",
+        svg_title(game)
     );
-    // The exactly solved part.
-    if let Some(first) = rows.iter().find(|row| row.exact) {
-        let from = x(first.number - 1);
-        // The label in the half the curve leaves free there.
-        let exact_scores = points.iter().filter(|&&(i, _)| i + 1 >= first.number);
-        let above: i32 = exact_scores.map(|&(_, s)| s.signum()).sum();
-        let label_y = if above >= 0 {
-            TOP + plot_h - 8.0
-        } else {
-            TOP + 16.0
-        };
-        let _ = writeln!(
-            out,
-            "<rect x=\"{from:.1}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{plot_h}\" fill=\"#dcebfa\"/>",
-            LEFT + plot_w - from
-        );
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{label_y:.1}\" fill=\"#3a6ea5\">exact from move {}</text>",
-            from + 4.0,
-            first.number
-        );
-    }
-    // Grid and axes.
-    let mut s = -range;
-    while s <= range {
-        let color = if s == 0 { "#555" } else { "#ddd" };
-        let _ = writeln!(
-            out,
-            "<line x1=\"{LEFT}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"{color}\"/>",
-            y(s),
-            LEFT + plot_w
-        );
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{s:+}</text>",
-            LEFT - 6.0,
-            y(s) + 4.0
-        );
-        s += step;
-    }
-    let mut i = 0;
-    while i <= n {
-        let _ = writeln!(
-            out,
-            "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{0:.1}\" y2=\"{2:.1}\" stroke=\"#555\"/>",
-            x(i),
-            TOP + plot_h,
-            TOP + plot_h + 5.0
-        );
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{i}</text>",
-            x(i),
-            TOP + plot_h + 18.0
-        );
-        i += 10;
-    }
-    let _ = writeln!(
-        out,
-        "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{plot_w}\" height=\"{plot_h}\" fill=\"none\" stroke=\"#555\"/>"
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">move</text>",
-        LEFT + plot_w / 2.0,
-        HEIGHT - 10.0
-    );
-    let _ = writeln!(
-        out,
-        "<text x=\"14\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">discs for Black (above 0: Black ahead)</text>",
-        TOP + plot_h / 2.0,
-        TOP + plot_h / 2.0
-    );
+    svg_exact_part(&mut out, &plot, rows, &points);
+    svg_axes(&mut out, &plot);
     // The curve.
     let path: Vec<String> = points
         .iter()
-        .map(|&(i, s)| format!("{:.1},{:.1}", x(i), y(s)))
+        .map(|&(i, s)| format!("{:.1},{:.1}", plot.x(i), plot.y(s)))
         .collect();
     let _ = writeln!(
         out,
         "<polyline points=\"{}\" fill=\"none\" stroke=\"#222\" stroke-width=\"2\"/>",
         path.join(" ")
     );
-    // The mistakes: a dot for each, a label for those of two discs or more.
+    svg_mistakes(&mut out, &plot, rows);
+    // The legend, top right.
+    let legend_x = LEFT + PLOT_W - 330.0;
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{legend_x:.1}\" cy=\"18\" r=\"5\" fill=\"#d62728\"/><text x=\"{:.1}\" y=\"22\">Black's mistake</text>",
+        legend_x + 9.0
+    );
+    let _ = writeln!(
+        out,
+        "<circle cx=\"{:.1}\" cy=\"18\" r=\"5\" fill=\"#ff7f0e\"/><text x=\"{:.1}\" y=\"22\">White's mistake (size: discs lost)</text>",
+        legend_x + 110.0,
+        legend_x + 119.0
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The picture's title: the players if the game names them, escaped for XML.
+fn svg_title(game: &GameInput) -> String {
+    let who = |name: &Option<String>| {
+        name.as_deref()
+            .unwrap_or("?")
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    match (&game.black, &game.white) {
+        (None, None) => "Score for Black".to_string(),
+        _ => format!(
+            "{} (Black) vs {} (White): score for Black",
+            who(&game.black),
+            who(&game.white)
+        ),
+    }
+}
+
+/// The exactly solved part, shaded and labelled, if any.
+fn svg_exact_part(out: &mut String, plot: &Plot, rows: &[Row], points: &[(usize, i32)]) {
+    let Some(first) = rows.iter().find(|row| row.exact) else {
+        return;
+    };
+    let from = plot.x(first.number - 1);
+    // The label in the half the curve leaves free there.
+    let exact_scores = points.iter().filter(|&&(i, _)| i + 1 >= first.number);
+    let above: i32 = exact_scores.map(|&(_, s)| s.signum()).sum();
+    let label_y = if above >= 0 {
+        TOP + PLOT_H - 8.0
+    } else {
+        TOP + 16.0
+    };
+    let _ = writeln!(
+        out,
+        "<rect x=\"{from:.1}\" y=\"{TOP}\" width=\"{:.1}\" height=\"{PLOT_H}\" fill=\"#dcebfa\"/>",
+        LEFT + PLOT_W - from
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{:.1}\" y=\"{label_y:.1}\" fill=\"#3a6ea5\">exact from move {}</text>",
+        from + 4.0,
+        first.number
+    );
+}
+
+/// The grid, the axes, their ticks and their names.
+fn svg_axes(out: &mut String, plot: &Plot) {
+    let mut s = -plot.range;
+    while s <= plot.range {
+        let color = if s == 0 { "#555" } else { "#ddd" };
+        let _ = writeln!(
+            out,
+            "<line x1=\"{LEFT}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"{color}\"/>",
+            plot.y(s),
+            LEFT + PLOT_W
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{s:+}</text>",
+            LEFT - 6.0,
+            plot.y(s) + 4.0
+        );
+        s += plot.step;
+    }
+    let mut i = 0;
+    while i <= plot.moves {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{0:.1}\" y2=\"{2:.1}\" stroke=\"#555\"/>",
+            plot.x(i),
+            TOP + PLOT_H,
+            TOP + PLOT_H + 5.0
+        );
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{i}</text>",
+            plot.x(i),
+            TOP + PLOT_H + 18.0
+        );
+        i += 10;
+    }
+    let _ = writeln!(
+        out,
+        "<rect x=\"{LEFT}\" y=\"{TOP}\" width=\"{PLOT_W}\" height=\"{PLOT_H}\" fill=\"none\" stroke=\"#555\"/>"
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">move</text>",
+        LEFT + PLOT_W / 2.0,
+        HEIGHT - 10.0
+    );
+    let _ = writeln!(
+        out,
+        "<text x=\"14\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">discs for Black (above 0: Black ahead)</text>",
+        TOP + PLOT_H / 2.0,
+        TOP + PLOT_H / 2.0
+    );
+}
+
+/// The mistakes: a dot for each, a label for those of two discs or more.
+fn svg_mistakes(out: &mut String, plot: &Plot, rows: &[Row]) {
     let mut labels = Labels::default();
     for row in rows.iter().filter(|row| row.lost > 0) {
         let lost = row.lost;
-        let (cx, cy) = (x(row.number), y(row.for_black(row.played_score)));
+        let (cx, cy) = (plot.x(row.number), plot.y(row.for_black(row.played_score)));
         let radius = 3.0 + 2.0 * f64::from(lost).sqrt();
         let fill = if row.color == Color::Black {
             "#d62728"
@@ -700,21 +761,6 @@ fn svg(game: &GameInput, rows: &[Row]) -> String {
             );
         }
     }
-    // The legend, top right.
-    let legend_x = LEFT + plot_w - 330.0;
-    let _ = writeln!(
-        out,
-        "<circle cx=\"{legend_x:.1}\" cy=\"18\" r=\"5\" fill=\"#d62728\"/><text x=\"{:.1}\" y=\"22\">Black's mistake</text>",
-        legend_x + 9.0
-    );
-    let _ = writeln!(
-        out,
-        "<circle cx=\"{:.1}\" cy=\"18\" r=\"5\" fill=\"#ff7f0e\"/><text x=\"{:.1}\" y=\"22\">White's mistake (size: discs lost)</text>",
-        legend_x + 110.0,
-        legend_x + 119.0
-    );
-    out.push_str("</svg>\n");
-    out
 }
 
 pub fn run(args: &[String]) -> Result<(), Failure> {

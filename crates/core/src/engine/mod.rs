@@ -410,6 +410,9 @@ pub enum Outcome<M> {
         leaves: Option<u64>,
         elapsed: Duration,
     },
+    /// The job gave no result: its thread could not be started, or it panicked. The
+    /// text says which; the engine has a searcher again, with the same settings.
+    Failed(String),
 }
 
 /// The job in flight.
@@ -458,6 +461,12 @@ pub struct Engine<G: EngineGame> {
     book: Result<SharedBook<G>, String>,
     rng: StdRng,
     running: Option<Running<G>>,
+    /// Why the last job could not start: the outcome that the next [`Engine::poll`] or
+    /// [`Engine::wait`] gives, as if the job had run.
+    not_started: Option<String>,
+    /// The stack size of job threads (`None`: the system's). Tests ask for one no
+    /// system gives, to see a job fail to start.
+    pub(crate) job_stack: Option<usize>,
     /// Progress of the last job that was not taken before it finished.
     finished_progress: Vec<Progress<G::Move>>,
     next_id: u64,
@@ -495,6 +504,8 @@ impl<G: EngineGame> Engine<G> {
             evaluator,
             book,
             running: None,
+            not_started: None,
+            job_stack: None,
             finished_progress: Vec::new(),
             next_id: 0,
             wake,
@@ -513,8 +524,9 @@ impl<G: EngineGame> Engine<G> {
         &self.settings
     }
 
+    /// Whether a job is in flight, or failed to start and is yet to be answered.
     pub fn is_busy(&self) -> bool {
-        self.running.is_some()
+        self.running.is_some() || self.not_started.is_some()
     }
 
     /// Replaces the game (stops any job first).
@@ -697,12 +709,18 @@ impl<G: EngineGame> Engine<G> {
         limits
     }
 
-    /// Starts `job` on the current game, stopping any job in flight.
+    /// Starts `job` on the current game, stopping any job in flight. A job that cannot
+    /// start is answered all the same: [`Engine::poll`] and [`Engine::wait`] give
+    /// [`Outcome::Failed`] with the reason.
     pub fn start(&mut self, job: Job) {
         self.stop();
-        let Some(mut searcher) = self.searcher.take() else {
-            log::error!("searcher missing; job dropped");
-            return;
+        let mut searcher = match self
+            .searcher
+            .take()
+            .map_or_else(|| self.fresh_searcher(), Ok)
+        {
+            Ok(searcher) => searcher,
+            Err(error) => return self.fail_to_start(format!("no searcher: {error}")),
         };
         self.next_id += 1;
         let id = self.next_id;
@@ -734,60 +752,62 @@ impl<G: EngineGame> Engine<G> {
             done.clone(),
             self.wake.clone(),
         );
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || {
-                let context = JobContext {
-                    stop: &thread_stop,
-                    progress: &thread_progress,
-                    wake: &*wake,
-                };
-                let outcome = match job {
-                    Job::Go { .. } if player == Player::Random => {
-                        Outcome::Move(Choice::unsearched(random_move))
+        let mut builder = std::thread::Builder::new().name("search".into());
+        if let Some(size) = self.job_stack {
+            builder = builder.stack_size(size);
+        }
+        let spawned = builder.spawn(move || {
+            let context = JobContext {
+                stop: &thread_stop,
+                progress: &thread_progress,
+                wake: &*wake,
+            };
+            let outcome = match job {
+                Job::Go { .. } if player == Player::Random => {
+                    Outcome::Move(Choice::unsearched(random_move))
+                }
+                Job::Go { limits } => go(
+                    &record.current(),
+                    &limits,
+                    book.as_ref().ok(),
+                    book_rng,
+                    &mut searcher,
+                    &context,
+                ),
+                Job::Hint { count, limits } => Outcome::Hints(hint(
+                    &record.current(),
+                    count,
+                    &limits,
+                    book.as_ref().ok(),
+                    &mut searcher,
+                    &context,
+                )),
+                Job::Analyze { limits } => {
+                    analyze(&record, &limits, &mut searcher, &context);
+                    Outcome::Analyzed
+                }
+                Job::Learn => Outcome::Learned(learn(&record, book.as_ref(), &mut searcher)),
+                Job::Solve { limits } => go(
+                    &record.current(),
+                    &limits,
+                    None,
+                    None,
+                    &mut searcher,
+                    &context,
+                ),
+                Job::Perft { depth } => {
+                    let started = Instant::now();
+                    let leaves = perft(&record.current(), depth, &thread_stop);
+                    Outcome::Perft {
+                        leaves,
+                        elapsed: started.elapsed(),
                     }
-                    Job::Go { limits } => go(
-                        &record.current(),
-                        &limits,
-                        book.as_ref().ok(),
-                        book_rng,
-                        &mut searcher,
-                        &context,
-                    ),
-                    Job::Hint { count, limits } => Outcome::Hints(hint(
-                        &record.current(),
-                        count,
-                        &limits,
-                        book.as_ref().ok(),
-                        &mut searcher,
-                        &context,
-                    )),
-                    Job::Analyze { limits } => {
-                        analyze(&record, &limits, &mut searcher, &context);
-                        Outcome::Analyzed
-                    }
-                    Job::Learn => Outcome::Learned(learn(&record, book.as_ref(), &mut searcher)),
-                    Job::Solve { limits } => go(
-                        &record.current(),
-                        &limits,
-                        None,
-                        None,
-                        &mut searcher,
-                        &context,
-                    ),
-                    Job::Perft { depth } => {
-                        let started = Instant::now();
-                        let leaves = perft(&record.current(), depth, &thread_stop);
-                        Outcome::Perft {
-                            leaves,
-                            elapsed: started.elapsed(),
-                        }
-                    }
-                };
-                thread_done.store(true, Ordering::Release);
-                wake();
-                (searcher, outcome)
-            });
+                }
+            };
+            thread_done.store(true, Ordering::Release);
+            wake();
+            (searcher, outcome)
+        });
         match spawned {
             Ok(handle) => {
                 self.running = Some(Running {
@@ -798,14 +818,33 @@ impl<G: EngineGame> Engine<G> {
                     handle,
                 });
             }
-            Err(error) => log::error!("cannot start the search thread: {error}"),
+            Err(error) => {
+                // The thread's closure, and the searcher with it, is gone.
+                self.searcher = self.fresh_searcher().ok();
+                self.fail_to_start(format!("cannot start the search thread: {error}"));
+            }
         }
+    }
+
+    /// Records why a job could not start, for the next poll or wait, and wakes the
+    /// event loop to take it.
+    fn fail_to_start(&mut self, why: String) {
+        log::error!("{why}");
+        self.not_started = Some(why);
+        (self.wake)();
+    }
+
+    /// A searcher in place of one lost, with the settings it had: the table size,
+    /// threads, variety and evaluator that the options set.
+    fn fresh_searcher(&self) -> Result<Searcher<G>, String> {
+        new_searcher(&self.settings).inspect_err(|error| log::error!("no fresh searcher: {error}"))
     }
 
     /// Stops the job in flight, if any, and drops its results: nothing it found is
     /// reported after this returns.
     pub fn stop(&mut self) {
         self.finished_progress.clear();
+        self.not_started = None;
         if let Some(running) = self.running.take() {
             running.stop.store(true, Ordering::Relaxed);
             self.finish(running.id, running.handle);
@@ -834,6 +873,9 @@ impl<G: EngineGame> Engine<G> {
 
     /// The outcome of the job if it has finished.
     pub fn poll(&mut self) -> Option<Outcome<G::Move>> {
+        if let Some(why) = self.not_started.take() {
+            return Some(Outcome::Failed(why));
+        }
         let running = self.running.as_ref()?;
         // Once `done` is raised the thread only has to return: joining it is immediate.
         if running.done.load(Ordering::Acquire) || running.handle.is_finished() {
@@ -845,12 +887,15 @@ impl<G: EngineGame> Engine<G> {
 
     /// Waits for the job in flight and returns its outcome.
     pub fn wait(&mut self) -> Option<Outcome<G::Move>> {
+        if let Some(why) = self.not_started.take() {
+            return Some(Outcome::Failed(why));
+        }
         let running = self.running.take()?;
         let outcome = self.finish(running.id, running.handle);
         if let Ok(mut progress) = running.progress.lock() {
             self.finished_progress.append(&mut progress);
         }
-        outcome
+        Some(outcome)
     }
 
     /// Joins the job's thread and takes the searcher back.
@@ -858,21 +903,17 @@ impl<G: EngineGame> Engine<G> {
         &mut self,
         id: u64,
         handle: JoinHandle<(Searcher<G>, Outcome<G::Move>)>,
-    ) -> Option<Outcome<G::Move>> {
+    ) -> Outcome<G::Move> {
         log::trace!("job {id} finished");
         match handle.join() {
             Ok((searcher, outcome)) => {
                 self.searcher = Some(searcher);
-                Some(outcome)
+                outcome
             }
             Err(_) => {
                 log::error!("the search thread panicked; starting a fresh searcher");
-                // With the settings of the one lost: table size, threads, variety.
-                match new_searcher(&self.settings) {
-                    Ok(searcher) => self.searcher = Some(searcher),
-                    Err(error) => log::error!("no fresh searcher: {error}"),
-                }
-                None
+                self.searcher = self.fresh_searcher().ok();
+                Outcome::Failed("the search thread panicked".into())
             }
         }
     }
@@ -914,6 +955,52 @@ mod tests {
         )
         .unwrap();
         assert_eq!(untimed.remaining_for_mover(), None);
+    }
+
+    /// No system gives a thread a petabyte of stack: the job's thread cannot start.
+    const NO_STACK: usize = 1 << 50;
+
+    #[test]
+    fn a_job_that_cannot_start_is_answered_and_the_searcher_keeps_its_settings() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let settings = Settings {
+            book: BookChoice::None,
+            ..Settings::default()
+        };
+        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        for (flag, value) in [("--hash", "2"), ("--threads", "3"), ("--seed", "7")] {
+            let option = crate::options::by_flag(flag).unwrap();
+            engine.set_option(option, value).unwrap();
+        }
+        engine
+            .set_option(crate::options::by_flag("--depth").unwrap(), "3")
+            .unwrap();
+        engine.job_stack = Some(NO_STACK);
+        engine.start(Job::Go {
+            limits: engine.move_limits(),
+        });
+        assert!(engine.is_busy(), "the failure waits to be answered");
+        match engine.poll() {
+            Some(Outcome::Failed(why)) => {
+                assert!(why.contains("cannot start the search thread"), "{why}")
+            }
+            other => panic!("expected a failed job, got {other:?}"),
+        }
+        assert!(!engine.is_busy());
+        let searcher = engine.searcher.as_ref().expect("a searcher again");
+        assert_eq!(searcher.hash_mb(), 2);
+        assert_eq!(searcher.threads(), 3);
+        assert_eq!(searcher.variety().map(|variety| variety.seed), Some(7));
+        // The next job starts, with those settings.
+        engine.job_stack = None;
+        engine.start(Job::Go {
+            limits: engine.move_limits(),
+        });
+        match engine.wait() {
+            Some(Outcome::Move(choice)) => assert!(choice.mv.is_some()),
+            other => panic!("expected a move, got {other:?}"),
+        }
+        assert_eq!(engine.searcher.as_ref().map(Searcher::threads), Some(3));
     }
 
     #[test]

@@ -304,8 +304,9 @@ enum Waiting {
     Move {
         id: Option<String>,
         play: bool,
-        /// Moves to take back after a `reg_genmove` (an implicit pass it made).
-        undo: usize,
+        /// The implicit pass made to search for the other colour: taken back after a
+        /// `reg_genmove`, or after any search that failed.
+        passes: usize,
     },
     Solve {
         id: Option<String>,
@@ -710,12 +711,12 @@ impl<G: EngineGame> Gtp<G> {
             self.reply(&id, Ok("pass".into()));
             return Flow::Continue;
         }
-        let mut undo = 0;
+        let mut passes = 0;
         if color != pos.side_to_move() {
             match pos.forced_pass() {
                 Some(pass) => {
                     let _ = self.engine.play(pass, None);
-                    undo += 1;
+                    passes += 1;
                 }
                 None => {
                     self.reply(&id, Err("illegal move".into()));
@@ -728,7 +729,7 @@ impl<G: EngineGame> Gtp<G> {
             if play {
                 let _ = self.engine.play(pass, None);
             }
-            for _ in 0..undo {
+            for _ in 0..passes {
                 let _ = self.engine.undo();
             }
             let text = self.move_text(&pos, pass);
@@ -737,11 +738,7 @@ impl<G: EngineGame> Gtp<G> {
         }
         let (movetime, clock) = self.time.budget(color);
         let limits = self.engine.limits_with(movetime, clock);
-        self.waiting = Some(Waiting::Move {
-            id,
-            play,
-            undo: if play { 0 } else { undo },
-        });
+        self.waiting = Some(Waiting::Move { id, play, passes });
         self.engine.start(Job::Go { limits });
         Flow::Continue
     }
@@ -753,7 +750,8 @@ impl<G: EngineGame> Gtp<G> {
         };
         let pos = self.engine.position();
         match (waiting, outcome) {
-            (Waiting::Move { id, play, undo }, Some(Outcome::Move(choice))) => {
+            (Waiting::Move { id, play, passes }, Some(Outcome::Move(choice))) => {
+                let undo = if play { 0 } else { passes };
                 let text = match choice.mv {
                     Some(mv) => {
                         let text = self.move_text(&pos, mv);
@@ -802,8 +800,22 @@ impl<G: EngineGame> Gtp<G> {
                 };
                 self.reply(&id, result);
             }
-            (Waiting::Move { id, .. } | Waiting::Solve { id } | Waiting::Perft { id }, _) => {
-                self.reply(&id, Err("internal error: the search failed".into()));
+            (waiting, outcome) => {
+                // The state is as before the command: an implicit pass is taken back.
+                let id = match waiting {
+                    Waiting::Move { id, passes, .. } => {
+                        for _ in 0..passes {
+                            let _ = self.engine.undo();
+                        }
+                        id
+                    }
+                    Waiting::Solve { id } | Waiting::Perft { id } => id,
+                };
+                let why = match outcome {
+                    Some(Outcome::Failed(why)) => why,
+                    other => format!("internal error: the search ended with {other:?}"),
+                };
+                self.reply(&id, Err(why));
             }
         }
     }
@@ -849,7 +861,57 @@ impl<G: EngineGame> Session for Gtp<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::BookChoice;
     use crate::othello::Position;
+    use std::sync::Mutex;
+
+    /// What a session wrote, shared with the test.
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Written {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_that_cannot_start_is_an_error_reply_and_the_next_one_plays() {
+        let written = Written::default();
+        let settings = Settings {
+            book: BookChoice::None,
+            depth: Some(2),
+            ..Settings::default()
+        };
+        let mut session = Gtp::<Position>::resume(
+            games::find("othello").unwrap(),
+            Carry::new(settings),
+            Arc::new(|| {}),
+            Output::new(Box::new(written.clone())),
+        )
+        .unwrap();
+        // No system gives a thread a petabyte of stack.
+        session.engine.job_stack = Some(1 << 50);
+        session.line(Ok("1 genmove b".into()));
+        assert!(session.busy(), "the reply is the event loop's to take");
+        session.wake();
+        assert!(!session.busy());
+        session.engine.job_stack = None;
+        session.line(Ok("2 genmove b".into()));
+        session.finish();
+        let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.starts_with("?1 cannot start the search thread: "),
+            "{text}"
+        );
+        assert!(text.contains("\n\n=2 "), "{text}");
+        assert_eq!(session.engine.record().moves.len(), 1, "{text}");
+    }
 
     #[test]
     fn preprocessing_and_ids() {

@@ -451,6 +451,12 @@ impl<G: EngineGame> NBoard<G> {
                 )),
                 None => log::warn!("perft stopped"),
             },
+            (request, Outcome::Failed(why)) => {
+                // NBoard has no error reply: the status bar says why nothing comes.
+                log::error!("{request:?}: {why}");
+                self.out
+                    .line(&format!("status {}", why.replace(['\r', '\n'], " ")));
+            }
             (request, outcome) => log::error!("{request:?} ended with {outcome:?}"),
         }
     }

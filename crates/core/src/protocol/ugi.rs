@@ -627,8 +627,12 @@ impl<G: EngineGame> Ugi<G> {
                 }
             }
             other => {
-                log::error!("go ended with {other:?}");
-                self.out.line("info string error: the search failed");
+                let why = match other {
+                    Some(Outcome::Failed(why)) => why,
+                    other => format!("the search ended with {other:?}"),
+                };
+                log::error!("go: {why}");
+                self.out.line(&format!("info string error: {why}"));
                 format!("bestmove {NULL_MOVE}")
             }
         };

@@ -377,6 +377,10 @@ impl<G: Searchable> Searcher<G> {
         self.variety = variety;
     }
 
+    pub fn variety(&self) -> Option<Variety> {
+        self.variety
+    }
+
     /// Switches the selective search (Multi-ProbCut) on or off; on by default. Off, a
     /// fixed-depth search is a full-width alpha-beta search.
     pub fn set_selectivity(&mut self, selective: bool) {

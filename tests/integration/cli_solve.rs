@@ -275,3 +275,39 @@ fn help_and_protocol_md_state_the_option_ranges_the_engine_checks() {
         );
     }
 }
+
+/// Every name an option has in a protocol (options::ENGINE_OPTIONS) is in protocol.md,
+/// and an option the engine accepts and ignores is said to be ignored wherever it is.
+#[test]
+fn protocol_md_names_every_option_as_each_protocol_sets_it() {
+    use iago::options::{Applies, ENGINE_OPTIONS};
+    let manual = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
+        .expect("protocol.md");
+    let rows: Vec<&str> = manual
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .collect();
+    for option in ENGINE_OPTIONS {
+        let names = [
+            option.gtp.map(|command| format!("`{command} ")),
+            option.nboard.map(|variable| format!("`set {variable} ")),
+        ];
+        for name in names.into_iter().flatten() {
+            assert!(
+                rows.iter().any(|row| row.contains(&name)),
+                "protocol.md has no table row for {name}"
+            );
+        }
+        if let Some(name) = option.ugi {
+            assert!(
+                manual.contains(&format!("`{name}` (")),
+                "protocol.md's UGI options lack `{name}`"
+            );
+        }
+        if matches!(option.applies, Applies::Ignored) {
+            for row in rows.iter().filter(|row| row.contains(option.name)) {
+                assert!(row.contains("ignored"), "{} is ignored: {row}", option.name);
+            }
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! Reading command lines: the input thread (bounded lines, checked UTF-8) and the nom
-//! token parsers both protocols build their command grammars from.
+//! token parsers every protocol builds its command grammar from.
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read};

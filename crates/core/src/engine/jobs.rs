@@ -5,13 +5,13 @@
 use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 
 use crate::search::{Focus, Limits, Observer, SearchReport, Searcher};
 
-use super::{Choice, EngineGame, HintLine, Outcome, Progress, Record, SharedBook};
+use super::{Choice, EngineGame, HintLine, Job, Outcome, Player, Progress, Record, SharedBook};
 
 /// What a job thread shares with the controller.
 pub(super) struct JobContext<'a, M> {
@@ -33,6 +33,69 @@ impl<M> JobContext<'_, M> {
 
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// What a job works on, taken from the controller as the job starts.
+pub(super) struct JobInput<G: EngineGame> {
+    pub(super) record: Record<G>,
+    pub(super) book: Result<SharedBook<G>, String>,
+    /// The generator of the book's choices, seeded (with `--seed`) by the controller.
+    pub(super) book_rng: Option<StdRng>,
+    pub(super) player: Player,
+    /// The random player's move, chosen by the controller.
+    pub(super) random_move: Option<G::Move>,
+}
+
+/// Runs `job` to its outcome (on the job thread).
+pub(super) fn run<G: EngineGame>(
+    job: Job,
+    input: JobInput<G>,
+    searcher: &mut Searcher<G>,
+    context: &JobContext<G::Move>,
+) -> Outcome<G::Move> {
+    let JobInput {
+        record,
+        book,
+        book_rng,
+        player,
+        random_move,
+    } = input;
+    let book = book.as_ref();
+    match job {
+        Job::Go { .. } if player == Player::Random => {
+            Outcome::Move(Choice::unsearched(random_move))
+        }
+        Job::Go { limits } => go(
+            &record.current(),
+            &limits,
+            book.ok(),
+            book_rng,
+            searcher,
+            context,
+        ),
+        Job::Hint { count, limits } => Outcome::Hints(hint(
+            &record.current(),
+            count,
+            &limits,
+            book.ok(),
+            searcher,
+            context,
+        )),
+        Job::Analyze { limits } => {
+            analyze(&record, &limits, searcher, context);
+            Outcome::Analyzed
+        }
+        Job::Learn => Outcome::Learned(learn(&record, book, searcher)),
+        Job::Solve { limits } => go(&record.current(), &limits, None, None, searcher, context),
+        Job::Perft { depth } => {
+            let started = Instant::now();
+            let leaves = perft(&record.current(), depth, context.stop);
+            Outcome::Perft {
+                leaves,
+                elapsed: started.elapsed(),
+            }
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -25,7 +25,7 @@ use crate::game::{Color, Evaluator, Score};
 use crate::options::{Applies, DEFAULT_DEPTH, EngineOption, Player, Refused, Settings};
 use crate::search::{Clock, Confidence, Limits, SearchReport, Searchable, Searcher, Variety, time};
 
-use jobs::{JobContext, analyze, go, hint, learn, perft};
+use jobs::{JobContext, JobInput};
 
 /// What the engine and the protocols need to know about a game beyond what the search
 /// needs. Its names and board size are its registry entry's (`crate::games`).
@@ -727,25 +727,16 @@ impl<G: EngineGame> Engine<G> {
         let stop = Arc::new(AtomicBool::new(false));
         let progress: Arc<Mutex<Vec<Progress<G::Move>>>> = Arc::new(Mutex::new(Vec::new()));
         let done = Arc::new(AtomicBool::new(false));
-        let record = self.record.clone();
-        let book = self.book.clone();
-        let random_move = match (self.settings.player, &job) {
-            (Player::Random, Job::Go { .. }) => {
-                // Seeded by the position too, so that a game does not depend on which
-                // games the same process played before.
-                let pos = record.current();
-                let moves = pos.legal_moves();
-                let moves = moves.as_ref();
-                let mut rng = StdRng::seed_from_u64(self.settings.seed.unwrap_or(0) ^ pos.hash());
-                (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
-            }
-            _ => None,
+        let input = JobInput {
+            record: self.record.clone(),
+            book: self.book.clone(),
+            book_rng: self
+                .settings
+                .seed
+                .map(|_| StdRng::seed_from_u64(self.rng.random())),
+            player: self.settings.player,
+            random_move: self.random_move(&job),
         };
-        let book_rng = self
-            .settings
-            .seed
-            .map(|_| StdRng::seed_from_u64(self.rng.random()));
-        let player = self.settings.player;
         let (thread_stop, thread_progress, thread_done, wake) = (
             stop.clone(),
             progress.clone(),
@@ -762,48 +753,7 @@ impl<G: EngineGame> Engine<G> {
                 progress: &thread_progress,
                 wake: &*wake,
             };
-            let outcome = match job {
-                Job::Go { .. } if player == Player::Random => {
-                    Outcome::Move(Choice::unsearched(random_move))
-                }
-                Job::Go { limits } => go(
-                    &record.current(),
-                    &limits,
-                    book.as_ref().ok(),
-                    book_rng,
-                    &mut searcher,
-                    &context,
-                ),
-                Job::Hint { count, limits } => Outcome::Hints(hint(
-                    &record.current(),
-                    count,
-                    &limits,
-                    book.as_ref().ok(),
-                    &mut searcher,
-                    &context,
-                )),
-                Job::Analyze { limits } => {
-                    analyze(&record, &limits, &mut searcher, &context);
-                    Outcome::Analyzed
-                }
-                Job::Learn => Outcome::Learned(learn(&record, book.as_ref(), &mut searcher)),
-                Job::Solve { limits } => go(
-                    &record.current(),
-                    &limits,
-                    None,
-                    None,
-                    &mut searcher,
-                    &context,
-                ),
-                Job::Perft { depth } => {
-                    let started = Instant::now();
-                    let leaves = perft(&record.current(), depth, &thread_stop);
-                    Outcome::Perft {
-                        leaves,
-                        elapsed: started.elapsed(),
-                    }
-                }
-            };
+            let outcome = jobs::run(job, input, &mut searcher, &context);
             thread_done.store(true, Ordering::Release);
             wake();
             (searcher, outcome)
@@ -824,6 +774,20 @@ impl<G: EngineGame> Engine<G> {
                 self.fail_to_start(format!("cannot start the search thread: {error}"));
             }
         }
+    }
+
+    /// The random player's move for `job` (`--player random`), chosen here, seeded by
+    /// the position too, so that a game does not depend on which games the same process
+    /// played before; `None` for any other job or player, or without a legal move.
+    fn random_move(&self, job: &Job) -> Option<G::Move> {
+        if self.settings.player != Player::Random || !matches!(job, Job::Go { .. }) {
+            return None;
+        }
+        let pos = self.record.current();
+        let moves = pos.legal_moves();
+        let moves = moves.as_ref();
+        let mut rng = StdRng::seed_from_u64(self.settings.seed.unwrap_or(0) ^ pos.hash());
+        (!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())])
     }
 
     /// Records why a job could not start, for the next poll or wait, and wakes the

@@ -190,3 +190,14 @@ fn a_match_between_two_searchers_is_all_draws_with_a_report() {
     assert!(table.contains("Endings: full board 4"), "{table}");
     assert_eq!(records.matches("result=1/2-1/2").count(), 4, "{records}");
 }
+
+#[test]
+fn perft_reads_the_game_from_the_registry() {
+    let output = Command::new(IAGO)
+        .args(["perft", "--game", "tictactoe", "9"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    // Every possible game is one leaf.
+    assert!(text.starts_with("perft 9: 255168\n"), "{text}");
+}

@@ -89,7 +89,7 @@ fn every_command_byte_for_byte() {
                 "time_left b -1 0",
                 Some("? time must be between 0 and 32000000 seconds"),
             ),
-            ("list_games", Some("= Othello\nMill")),
+            ("list_games", Some("= Othello\nMill\nTicTacToe")),
             ("set_game Othello", Some("= ")),
             ("set_game Chess", Some("? unknown game \"Chess\"")),
             (

@@ -60,7 +60,7 @@ impl Drop for Engine {
 #[test]
 fn a_whole_game_of_genmoves_is_legal_to_the_end() {
     let mut engine = Engine::start(&["--game", "mill", "--protocol", "gtp", "--depth", "3"]);
-    assert_eq!(engine.ask("list_games"), "= Othello\nMill");
+    assert_eq!(engine.ask("list_games"), "= Othello\nMill\nTicTacToe");
     let mut pos = MillPosition::start();
     let mut plies = 0;
     while !pos.is_game_over() {

@@ -32,4 +32,5 @@ mod regress;
 mod search;
 mod selfplay;
 mod symmetry;
+mod tictactoe;
 mod ugi;

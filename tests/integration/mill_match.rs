@@ -1,5 +1,6 @@
 //! `iago match --game mill` run as a user runs it: two GTP engines playing Mill under the
-//! referee, every move checked, with the table and the game records.
+//! referee of the one match runner, every move checked, with the table and the game
+//! records.
 
 use std::process::Command;
 
@@ -42,25 +43,38 @@ fn a_searching_engine_beats_a_random_one_and_every_game_replays() {
         out.to_str().unwrap(),
     ]);
     assert!(ok, "{table}\n{stderr}");
-    assert!(table.contains("4 Mill games"), "{table}");
-    assert!(table.contains("draw-plies=30"), "{table}");
+    assert!(table.contains("4 of 4 Mill games"), "{table}");
+    assert!(table.contains("rules: draw-plies=30"), "{table}");
     let row = table
         .lines()
-        .find(|l| l.starts_with("search "))
+        .find(|l| l.starts_with("search vs random "))
         .unwrap_or_else(|| panic!("{table}"));
     let words: Vec<&str> = row.split_whitespace().collect();
-    // Engine, limit (two words), games, W, D, L.
+    // The pairing (three words), games, W, D, L.
     assert_eq!(words[3], "4", "{row}");
     let wins: u32 = words[4].parse().unwrap();
     assert!(wins >= 3, "{table}");
-    assert!(row.ends_with("none"), "no forfeits: {row}");
+    let engine = (table.lines())
+        .find(|l| l.starts_with("search ") && !l.contains(" vs "))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(engine.ends_with("none"), "no forfeits: {engine}");
+    // Every game ended by the rules, each way counted.
+    let endings = (table.lines())
+        .find_map(|l| l.strip_prefix("Endings: "))
+        .unwrap_or_else(|| panic!("{table}"));
+    let counted: u32 = (endings.split(", "))
+        .map(|e| e.rsplit(' ').next().unwrap().parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counted, 4, "{endings}");
+    assert!(!endings.contains("forfeit"), "{endings}");
     let records = std::fs::read_to_string(&out).unwrap();
     std::fs::remove_file(&out).ok();
     let lines: Vec<&str> = records.lines().collect();
     assert_eq!(lines.len(), 4);
     for (i, line) in lines.iter().enumerate() {
-        // Colours alternate, and every game replays legally to the recorded result.
-        let white = if i % 2 == 0 { "search" } else { "random" };
+        // Colours alternate (the first engine is Black in each opening's first game, as
+        // in every match), and every game replays legally to the recorded result.
+        let white = if i % 2 == 0 { "random" } else { "search" };
         assert!(line.contains(&format!("white={white} ")), "{line}");
         let moves = line.split("moves=").nth(1).unwrap();
         let rules = iago::mill::notation::parse_rules("draw-plies=30", Default::default()).unwrap();
@@ -111,7 +125,14 @@ fn an_engine_that_cannot_play_mill_forfeits_and_bad_options_are_refused() {
             "--rules",
             "removal=all",
         ],
-        vec!["--engine", "a=gtp:x", "--engine", "b=gtp:y", "--clock", "5"],
+        vec![
+            "--engine",
+            "a=gtp:x",
+            "--engine",
+            "b=gtp:y",
+            "--opening-plies",
+            "x",
+        ],
         vec![
             "--engine", "a=gtp:x", "--engine", "b=gtp:y", "--start", "d6 d6",
         ],

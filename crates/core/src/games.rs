@@ -76,6 +76,7 @@ macro_rules! registry {
 registry! {
     crate::othello::Position => GameEntry { id: "othello", name: "Othello", board_size: 8 };
     crate::mill::MillPosition => GameEntry { id: "mill", name: "Mill", board_size: 7 };
+    crate::tictactoe::TicTacToe => GameEntry { id: "tictactoe", name: "TicTacToe", board_size: 3 };
 }
 
 #[cfg(test)]
@@ -99,6 +100,6 @@ mod tests {
         assert_eq!(visit("mill", Name), Some("Mill"));
         assert_eq!(visit("Mill", Name), None);
         assert!(GAMES.iter().all(|game| game.id == game.id.to_lowercase()));
-        assert!(unknown("go").contains("othello, mill"));
+        assert!(unknown("go").contains("othello, mill, tictactoe"));
     }
 }

@@ -12,3 +12,4 @@ pub mod othello;
 pub mod protocol;
 pub mod search;
 pub mod text;
+pub mod tictactoe;

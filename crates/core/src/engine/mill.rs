@@ -2,10 +2,10 @@
 //! drawing and scores for the protocols.
 
 use super::EngineGame;
-use crate::game::{Color, Evaluator, Score};
+use crate::game::{Color, Evaluator, Game, Score};
 use crate::mill::eval::{MILL_EVALUATORS, STONE, mill_evaluator};
 use crate::mill::notation::{
-    board_text, format_position, parse_move_text, parse_position, parse_rules,
+    board_text, format_position, format_rules, parse_move_text, parse_position, parse_rules,
 };
 use crate::mill::{MillPosition, Move, Rules};
 
@@ -61,6 +61,35 @@ impl EngineGame for MillPosition {
         let mut pos = self.clone();
         pos.set_rules(parse_rules(text, self.rules())?)?;
         Ok(pos)
+    }
+
+    fn rules_text(&self) -> Option<String> {
+        Some(format_rules(self.rules()))
+    }
+
+    /// `stones` (the loser kept fewer than three), `blocked`, `repetition` or `move rule`.
+    fn ending(&self) -> Option<&'static str> {
+        if !self.is_game_over() {
+            return None;
+        }
+        Some(match self.winner() {
+            Some(winner) => {
+                let loser = winner.opponent();
+                if self.stones(loser).count_ones() + u32::from(self.hand(loser)) < 3 {
+                    "stones"
+                } else {
+                    "blocked"
+                }
+            }
+            None => {
+                let rules = self.rules();
+                if rules.draw_plies > 0 && self.quiet_plies() >= rules.draw_plies {
+                    "move rule"
+                } else {
+                    "repetition"
+                }
+            }
+        })
     }
 
     fn evaluator_names() -> &'static [&'static str] {

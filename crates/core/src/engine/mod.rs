@@ -84,6 +84,19 @@ pub trait EngineGame: Searchable + PartialEq {
         Err("the game has no rule variants".into())
     }
 
+    /// The rule settings of this position in the words [`EngineGame::with_rules`] reads,
+    /// for telling another engine which rules a game is played by; `None` for games
+    /// without rule variants.
+    fn rules_text(&self) -> Option<String> {
+        None
+    }
+
+    /// How this ended game ended, in a word or two (Mill's `blocked`, `repetition`), for
+    /// a match's count of endings; `None` for games that end one way only.
+    fn ending(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Reads a game record (NBoard's `set game`): GGF for Othello.
     fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
         Err("the game has no game record format".into())

@@ -1,31 +1,44 @@
 //! One game between two engines, refereed with iago's own rules: every move is checked
 //! against the game's legal moves; the first fault of an engine ends the game as its loss.
-//! The loop is the same for every game; [`ArenaGame`] holds what differs.
+//! The loop is the same for every game; what an engine is told before the games of a
+//! match is a [`GameSetup`], in no protocol's words.
 
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, Fault, FaultKind, MoveRequest, TimeControl};
-use super::gtp::GtpConnection;
 use super::openings::Opening;
 use super::record::{ArenaRecord, RecordedMove};
 use iago_core::engine::EngineGame;
 use iago_core::game::{Color, Game};
+use iago_core::games::{self, GameEntry};
 use iago_core::othello::Position;
 
 /// A game longer than this many plies is stopped as a draw (only Mill, with its draw
 /// rules switched off, gets there).
 pub const MAX_PLIES: usize = 1000;
 
-/// What the arena needs to know about a game beyond what an engine does.
-pub trait ArenaGame: EngineGame {
-    /// Tells a GTP engine the game and its rules, once after it started; `self` is the
-    /// position every game starts from.
-    fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault>;
+/// What an engine must know before it plays the games of a match: each driver turns it
+/// into its protocol's commands (GTP: `boardsize`, `set_game`, `set_rules`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// The game's name, for engines that play several games (`set_game`); `None` for
+    /// the registry's first game, Othello, which every engine of the protocols plays.
+    pub game: Option<&'static str>,
+    /// The board size the engine must take, for the game named by its board alone.
+    pub board_size: Option<u32>,
+    /// The rule settings the games are played by ([`EngineGame::rules_text`]).
+    pub rules: Option<String>,
 }
 
-impl ArenaGame for Position {
-    fn tell_gtp(&self, connection: &mut GtpConnection, deadline: Instant) -> Result<(), Fault> {
-        connection.require("boardsize 8", deadline).map(drop)
+impl GameSetup {
+    /// The setup of games of `game` from `start` (the position under the match's rules).
+    pub fn new<G: EngineGame>(game: &GameEntry, start: &G) -> GameSetup {
+        let default = games::GAMES.first() == Some(game);
+        GameSetup {
+            game: (!default).then_some(game.id),
+            board_size: default.then_some(game.board_size),
+            rules: start.rules_text(),
+        }
     }
 }
 
@@ -87,7 +100,7 @@ fn opening_record<G: Game>(opening: &Opening<G>, names: [&str; 2]) -> (ArenaReco
 
 /// Plays `opening` to the end between `black` and `white` (named `names`), each under its
 /// own limits (Black's first).
-pub fn play_game<G: ArenaGame>(
+pub fn play_game<G: EngineGame>(
     opening: &Opening<G>,
     names: [&str; 2],
     engines: [&mut dyn Driver<G>; 2],
@@ -183,7 +196,7 @@ pub type Seat<G> = Option<Box<dyn Driver<G>>>;
 /// Plays `opening` between the engines `black` and `white` (indices into `seats`),
 /// starting with `start` those that are not running; an engine that cannot start loses
 /// by forfeit, as does one that faults during the game, and either is dropped.
-pub fn play_seated<G: ArenaGame>(
+pub fn play_seated<G: EngineGame>(
     seats: &mut [Seat<G>],
     [black, white]: [usize; 2],
     opening: &Opening<G>,
@@ -229,7 +242,7 @@ pub fn play_seated<G: ArenaGame>(
 
 /// The outcome of a game whose engine `color` could not be started: a loss by forfeit
 /// before the first move.
-fn forfeit_at_start<G: ArenaGame>(
+fn forfeit_at_start<G: EngineGame>(
     opening: &Opening<G>,
     names: [&str; 2],
     color: Color,
@@ -239,7 +252,7 @@ fn forfeit_at_start<G: ArenaGame>(
     forfeited(record, color, fault, [(0, 0.0); 2])
 }
 
-fn forfeited<G: ArenaGame>(
+fn forfeited<G: EngineGame>(
     mut record: ArenaRecord<G>,
     color: Color,
     fault: Fault,

@@ -1,5 +1,5 @@
-//! Drives an engine over GTP as Othello GTP arenas do: the game's own commands
-//! (`boardsize 8` for Othello, `set_game mill` and `set_rules` for Mill), `clear_board`, the
+//! Drives an engine over GTP as Othello GTP arenas do: the game's setup ([`GameSetup`]:
+//! `boardsize 8` for Othello, `set_game NAME` and `set_rules` for the other games), `clear_board`, the
 //! moves of both sides as `play`, `time_settings` once per game and `time_left` for both
 //! colours before each `genmove` in clock games; a time per move is `set_movetime MS` when
 //! the engine lists it. Times are sent in seconds with three decimals (GTP's specification
@@ -10,10 +10,11 @@
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
-use super::game::ArenaGame;
+use super::game::GameSetup;
 use super::nboard::shorten;
 use super::process::EngineProcess;
 use super::record::ArenaRecord;
+use iago_core::engine::EngineGame;
 use iago_core::game::Color;
 use iago_core::othello::Position;
 
@@ -56,6 +57,29 @@ impl GtpConnection {
             .filter(|line| !line.is_empty())
             .collect();
         Ok(connection)
+    }
+
+    /// Tells the engine the game: `boardsize N` where the game is named by its board
+    /// (the engine must take it), `set_game NAME` (an engine that plays one game may not
+    /// know it) and `set_rules RULES` when the engine lists it.
+    pub fn set_up(&mut self, setup: &GameSetup, deadline: Instant) -> Result<(), Fault> {
+        if let Some(size) = setup.board_size {
+            self.require(&format!("boardsize {size}"), deadline)?;
+        }
+        if let Some(game) = setup.game {
+            self.optional_command(&format!("set_game {game}"), deadline)?;
+        }
+        if let Some(rules) = &setup.rules {
+            if self.knows("set_rules") {
+                self.require(&format!("set_rules {rules}"), deadline)?;
+            } else {
+                log::warn!(
+                    "{} lists no set_rules; it plays by its own rules",
+                    self.name.as_deref().unwrap_or("a GTP engine")
+                );
+            }
+        }
+        Ok(())
     }
 
     /// True when the engine listed `command`.
@@ -149,7 +173,7 @@ impl GtpConnection {
     }
 }
 
-pub struct GtpDriver<G: ArenaGame = Position> {
+pub struct GtpDriver<G: EngineGame = Position> {
     connection: GtpConnection,
     time_control: TimeControl,
     /// The position every game starts from: the engine reaches others by `play`.
@@ -163,18 +187,19 @@ pub struct GtpDriver<G: ArenaGame = Position> {
     decimals: bool,
 }
 
-impl<G: ArenaGame> GtpDriver<G> {
-    /// Starts the engine: `protocol_version`, `name`, `list_commands`, the game's own
-    /// commands ([`ArenaGame::tell_gtp`]), and the depth extension at fixed depth or
+impl<G: EngineGame> GtpDriver<G> {
+    /// Starts the engine: `protocol_version`, `name`, `list_commands`, the game's
+    /// `setup` ([`GtpConnection::set_up`]), and the depth extension at fixed depth or
     /// `set_movetime` for a time per move when the engine lists them.
     pub fn start(
         command: &str,
         time_control: TimeControl,
         start: G,
+        setup: &GameSetup,
         deadline: Instant,
     ) -> Result<GtpDriver<G>, Fault> {
         let mut connection = GtpConnection::start(command, deadline)?;
-        start.tell_gtp(&mut connection, deadline)?;
+        connection.set_up(setup, deadline)?;
         let mut movetime_set = false;
         match time_control {
             TimeControl::Depth(depth) => {
@@ -285,7 +310,7 @@ impl<G: ArenaGame> GtpDriver<G> {
     }
 }
 
-impl<G: ArenaGame> Driver<G> for GtpDriver<G> {
+impl<G: EngineGame> Driver<G> for GtpDriver<G> {
     fn new_game(&mut self, _record: &ArenaRecord<G>, deadline: Instant) -> Result<(), Fault> {
         self.command("clear_board", deadline)?
             .map_err(|message| refused("clear_board", &message))?;

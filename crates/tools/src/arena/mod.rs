@@ -1,18 +1,18 @@
-//! The match runner: engines as subprocesses driven over NBoard or GTP exactly as a GUI or
-//! an arena drives them, games refereed with iago's own rules, openings played with
-//! colours swapped, statistics (Elo with a 95% interval, SPRT, cross-table) and GGF
-//! records. `iago match` and `scripts/tournament` are its command lines.
+//! The match runner, for every game of the registry (`iago_core::games`): engines as
+//! subprocesses driven over NBoard (Othello) or GTP exactly as a GUI or an arena drives
+//! them, games refereed with iago's own rules, openings played with colours swapped,
+//! statistics (Elo with a 95% interval, SPRT, cross-table) and records (GGF for Othello).
+//! `iago match` and `scripts/tournament` are its command lines.
 //!
 //! Layers, from the bottom: [`process`] (lines in and out of a subprocess, with deadlines),
 //! [`nboard`] and [`gtp`] (the two protocols behind the [`driver::Driver`] trait),
-//! [`game`] (one refereed game, generic over the game through [`game::ArenaGame`]),
-//! [`runner`] (the Othello schedule and the worker threads), [`mill`] (the Mill schedule,
-//! tally and table on the same game loop), [`stats`] and [`report`] (numbers and tables).
+//! [`game`] (one refereed game, generic over the game, and the [`game::GameSetup`] an
+//! engine is told before it), [`runner`] (the schedule and the worker threads),
+//! [`stats`] and [`report`] (numbers and tables).
 
 pub mod driver;
 pub mod game;
 pub mod gtp;
-pub mod mill;
 pub mod nboard;
 pub mod openings;
 pub mod process;
@@ -24,7 +24,7 @@ pub mod spec;
 pub mod stats;
 
 pub use driver::{FaultKind, TimeControl};
-pub use game::MoveLimits;
+pub use game::{GameSetup, MoveLimits};
 pub use openings::Opening;
 pub use runner::{MatchConfig, MatchSummary, run_match};
 pub use spec::{EngineSpec, Protocol};

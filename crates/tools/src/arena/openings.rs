@@ -8,10 +8,18 @@
 //!
 //! The default set, `balanced-openings.txt` beside this file, is built into the binary;
 //! its header says which command made it.
+//!
+//! Other games' openings are moves in the game's own notation separated by spaces or
+//! commas ([`parse_game_openings`]); their default is a set of random ones
+//! ([`random_openings`]). [`read_openings`] and [`default_openings_of`] choose by game.
 
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 use iago_core::game::{Evaluator, Game, mix64};
 use iago_core::othello::symmetry::canonical;
@@ -113,6 +121,131 @@ pub fn parse_opening(text: &str) -> Result<Opening, String> {
 /// The default set, read from the text built into the binary.
 pub fn default_openings() -> Vec<Opening> {
     parse_openings(DEFAULT_OPENINGS).unwrap_or_else(|_| vec![Opening::standard()])
+}
+
+/// True when `G` is Othello, the game whose openings have a notation and a default set of
+/// their own.
+pub fn is_othello<G: Game>() -> bool {
+    TypeId::of::<G>() == TypeId::of::<Position>()
+}
+
+/// `value` as a value of type `T`, where it is one (Othello's openings as those of a
+/// game `G` that is Othello).
+fn as_type<T: 'static>(value: impl Any) -> Option<T> {
+    (Box::new(value) as Box<dyn Any>)
+        .downcast::<T>()
+        .ok()
+        .map(|value| *value)
+}
+
+/// The openings of an opening file's text, for a game starting from `start`: Othello's
+/// ([`parse_openings`]) or any other game's ([`parse_game_openings`]).
+pub fn read_openings<G: Game>(start: &G, text: &str) -> Result<Vec<Opening<G>>, String> {
+    if is_othello::<G>() {
+        return parse_openings(text).map(|openings| as_type(openings).unwrap_or_default());
+    }
+    parse_game_openings(start, text)
+}
+
+/// One opening given on the command line, as [`read_openings`] reads a line.
+pub fn read_opening<G: Game>(start: &G, text: &str) -> Result<Opening<G>, String> {
+    if is_othello::<G>() {
+        return parse_opening(text).and_then(|opening| {
+            as_type(opening).ok_or_else(|| "not an Othello opening".to_string())
+        });
+    }
+    parse_game_opening(start, text)
+}
+
+/// The openings a match plays without an opening file: Othello's balanced set, or for
+/// other games (and for Othello where `random_plies` asks for it) `count` random
+/// openings of `random_plies` plies (2 unless given) drawn with `seed`.
+pub fn default_openings_of<G: Game>(
+    start: &G,
+    count: usize,
+    random_plies: Option<usize>,
+    seed: u64,
+) -> Vec<Opening<G>> {
+    if is_othello::<G>()
+        && random_plies.is_none()
+        && let Some(openings) = as_type(default_openings())
+    {
+        return openings;
+    }
+    random_openings(start, count, random_plies.unwrap_or(2), seed)
+}
+
+/// Reads a game's opening file: one opening a line, the moves in the game's notation
+/// separated by spaces or commas; `#` or a tab starts a comment; empty lines are
+/// skipped; `start` or `-` (or no move) is the start position.
+pub fn parse_game_openings<G: Game>(start: &G, text: &str) -> Result<Vec<Opening<G>>, String> {
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let content = line.split(['\t', '#']).next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let opening =
+            parse_game_opening(start, content).map_err(|e| format!("line {}: {e}", number + 1))?;
+        openings.push(opening);
+    }
+    if openings.is_empty() {
+        return Err("no openings found".into());
+    }
+    Ok(openings)
+}
+
+/// One opening of a game: moves from `start` separated by spaces or commas, each checked.
+pub fn parse_game_opening<G: Game>(start: &G, text: &str) -> Result<Opening<G>, String> {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
+        if word == "start" || word == "-" {
+            continue;
+        }
+        let mv = pos.parse_move(word)?;
+        moves.push(mv);
+        pos = pos.play(mv);
+    }
+    Ok(Opening {
+        start: start.clone(),
+        moves,
+    })
+}
+
+/// Up to `count` distinct openings of `plies` random legal moves each from `start`
+/// (fewer where the game has fewer), drawn with `seed`.
+pub fn random_openings<G: Game>(
+    start: &G,
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Vec<Opening<G>> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut openings: Vec<Opening<G>> = Vec::new();
+    let mut attempts = 0;
+    while openings.len() < count.max(1) && attempts < count.max(1) * 100 {
+        attempts += 1;
+        let mut pos = start.clone();
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            let moves = moves.as_ref();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            line.push(mv);
+            pos = pos.play(mv);
+        }
+        if !openings.iter().any(|opening| opening.moves == line) {
+            openings.push(Opening {
+                start: start.clone(),
+                moves: line,
+            });
+        }
+    }
+    openings
 }
 
 /// How a balanced opening set is made.
@@ -260,6 +393,36 @@ mod tests {
         };
         let evaluator = iago_core::eval::othello_evaluator("default").unwrap();
         assert!(generate_balanced(&none, evaluator).is_empty());
+    }
+
+    #[test]
+    fn random_openings_are_distinct_and_legal_and_files_are_read_in_the_games_notation() {
+        use iago_core::mill::MillPosition;
+        let start = MillPosition::start();
+        let openings = random_openings(&start, 50, 2, 1);
+        assert_eq!(openings.len(), 50);
+        for (i, a) in openings.iter().enumerate() {
+            assert_eq!(a.moves.len(), 2);
+            let mut pos = start.clone();
+            for &mv in &a.moves {
+                assert!(pos.legal_moves().as_ref().contains(&mv));
+                pos = pos.play(mv);
+            }
+            assert!(!openings[i + 1..].contains(a));
+        }
+        let parsed = read_openings(&start, "# two\nd6 d5\nstart\n\na7,d7\n").unwrap();
+        assert_eq!(parsed.len(), 3);
+        assert!(parsed[1].moves.is_empty());
+        assert!(read_openings(&start, "d6 d6").is_err());
+        // Othello's openings keep their own notation and default set.
+        let othello = read_openings(&Position::start(), "f5d6\n").unwrap();
+        assert_eq!(othello[0].moves.len(), 2);
+        let default = default_openings_of(&Position::start(), 1, None, 1);
+        assert_eq!(default, default_openings());
+        assert_eq!(
+            default_openings_of(&Position::start(), 3, Some(1), 1).len(),
+            3
+        );
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! Game records in GGF, the format NBoard and GGS use: sent to NBoard engines with
-//! `set game`, and written one per line to the match's output file.
+//! `set game`, and written one per line to the match's output file. Games other than
+//! Othello are written as a line of fields instead ([`record_line`]).
 //!
 //! The arena writes GGF itself because its records carry fields a general game record
 //! does not (`PC`, `DT`, a forfeit comment `C[...]`); reading GGF back is `othello::ggf`'s.
 
+use std::any::Any;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::driver::Fault;
 
 use iago_core::game::{Color, Game};
 use iago_core::othello::notation::format_position;
@@ -30,7 +34,7 @@ pub struct ArenaRecord<G: Game = Position> {
     pub white: String,
     /// The game's clock per player (`TI`), if it has one.
     pub time_control: Option<Duration>,
-    /// The result for Black ([`crate::arena::game::ArenaGame::black_result`]); `None`
+    /// The result for Black ([`iago_core::engine::EngineGame::black_result`]); `None`
     /// while the game goes on.
     pub result: Option<i32>,
     /// Why the game ended early, if it did.
@@ -100,6 +104,57 @@ impl ArenaRecord {
         text.push_str(";)");
         text
     }
+}
+
+/// Game `number` (from 1) of a match as its output file holds it: GGF for Othello,
+/// [`record_line`] for other games.
+pub fn record_text<G: Game>(
+    number: u32,
+    record: &ArenaRecord<G>,
+    ending: Option<&str>,
+    fault: Option<&Fault>,
+) -> String {
+    match (record as &dyn Any).downcast_ref::<ArenaRecord>() {
+        Some(othello) => othello.to_ggf(),
+        None => record_line(number, record, ending, fault),
+    }
+}
+
+/// A game as one line of fields: `game=3 white=a black=b result=1-0 end=blocked
+/// opening=2 moves=d6,d5,...`, the result White's first (`1-0`: White won), `end` how
+/// it ended, `fault` the forfeit if there was one, `opening` the plies played before
+/// the engines took over.
+pub fn record_line<G: Game>(
+    number: u32,
+    record: &ArenaRecord<G>,
+    ending: Option<&str>,
+    fault: Option<&Fault>,
+) -> String {
+    let result = match record.result.map(i32::signum) {
+        Some(-1) => "1-0",
+        Some(1) => "0-1",
+        Some(_) => "1/2-1/2",
+        None => "*",
+    };
+    let mut pos = record.start.clone();
+    let mut moves = Vec::new();
+    for recorded in &record.moves {
+        moves.push(pos.format_move(recorded.mv));
+        pos = pos.play(recorded.mv);
+    }
+    let mut line = format!(
+        "game={number} white={} black={} result={result}",
+        record.white, record.black
+    );
+    if let Some(ending) = ending {
+        let _ = write!(line, " end={}", ending.replace(' ', "-"));
+    }
+    if let Some(fault) = fault {
+        let _ = write!(line, " fault={:?}", fault.to_string());
+    }
+    let opening_plies = record.moves.iter().filter(|m| m.seconds.is_none()).count();
+    let _ = write!(line, " opening={opening_plies} moves={}", moves.join(","));
+    line
 }
 
 /// A move as GGF and NBoard write it: `F5`, `F5/1.50/0.25`, `PA//0.01`.

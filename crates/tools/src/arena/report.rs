@@ -56,30 +56,39 @@ pub fn progress_line(summary: &MatchSummary) -> String {
 /// the cross-table.
 pub fn final_report(summary: &MatchSummary) -> String {
     let mut text = String::new();
-    let _ = writeln!(
+    let game = summary
+        .game
+        .map_or(String::new(), |name| format!("{name} "));
+    let _ = write!(
         text,
-        "{} of {} games played in {:.1} s",
+        "{} of {} {game}games played in {:.1} s",
         summary.games_played, summary.games_scheduled, summary.wall_seconds
     );
+    match &summary.rules {
+        Some(rules) => {
+            let _ = writeln!(text, "; rules: {rules}");
+        }
+        None => text.push('\n'),
+    }
     let name_width = name_width(&summary.names);
     let pair_width = (2 * name_width + 4).max(8);
-    let _ = writeln!(
-        text,
-        "\n{:<pair_width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<16} {:>7}",
-        "Pairing", "Games", "W", "D", "L", "Score", "Elo (95%)", "Discs"
+    let margin_header = if summary.margins { "Discs" } else { "" };
+    let mut header = format!(
+        "\n{:<pair_width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<16} {margin_header:>7}",
+        "Pairing", "Games", "W", "D", "L", "Score", "Elo (95%)"
     );
+    if !summary.margins {
+        header.truncate(header.trim_end().len());
+    }
+    let _ = writeln!(text, "{header}");
     for pairing in &summary.pairings {
         let tally = pairing.tally;
         let label = format!(
             "{} vs {}",
             summary.names[pairing.first], summary.names[pairing.second]
         );
-        let discs = pairing
-            .mean_discs()
-            .map_or("-".to_string(), |d| format!("{d:+.1}"));
-        let _ = writeln!(
-            text,
-            "{label:<pair_width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<16} {discs:>7}",
+        let mut row = format!(
+            "{label:<pair_width$} {:>6} {:>5} {:>5} {:>5} {:>7}  {:<16}",
             tally.games(),
             tally.wins,
             tally.draws,
@@ -87,12 +96,25 @@ pub fn final_report(summary: &MatchSummary) -> String {
             percent(tally.score()),
             elo_text(&tally),
         );
+        if summary.margins {
+            let discs = pairing
+                .mean_discs()
+                .map_or("-".to_string(), |d| format!("{d:+.1}"));
+            let _ = write!(row, " {discs:>7}");
+        } else {
+            row.truncate(row.trim_end().len());
+        }
+        let _ = writeln!(text, "{row}");
     }
-    let _ = writeln!(
-        text,
-        "(W/D/L, score, Elo and discs from the first engine's side; discs: mean final disc\n\
-         difference of the games played to the end)"
-    );
+    if summary.margins {
+        let _ = writeln!(
+            text,
+            "(W/D/L, score, Elo and discs from the first engine's side; discs: mean final disc\n\
+             difference of the games played to the end)"
+        );
+    } else {
+        let _ = writeln!(text, "(W/D/L, score and Elo from the first engine's side)");
+    }
     let _ = writeln!(
         text,
         "\n{:<name_width$} {:>6} {:>7} {:>7} {:>11}  Forfeits",
@@ -125,6 +147,12 @@ pub fn final_report(summary: &MatchSummary) -> String {
             "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} in ({lower:.3}, {upper:.3}): {verdict}",
             state.test.elo0, state.test.elo1, state.test.alpha, state.test.beta, state.llr
         );
+    }
+    if !summary.endings.is_empty() {
+        let endings: Vec<String> = (summary.endings.iter())
+            .map(|(ending, count)| format!("{ending} {count}"))
+            .collect();
+        let _ = writeln!(text, "\nEndings: {}", endings.join(", "));
     }
     if summary.names.len() > 2 {
         text.push_str(&cross_table(summary, name_width));
@@ -235,6 +263,9 @@ mod tests {
         crashed.forfeits.insert(FaultKind::Crash, 2);
         crashed.forfeits.insert(FaultKind::IllegalMove, 1);
         MatchSummary {
+            game: None,
+            rules: None,
+            margins: true,
             names: vec!["a".into(), "bb".into(), "c".into()],
             pairings: vec![
                 pairing(0, 1, 3, 1, 0),
@@ -245,6 +276,7 @@ mod tests {
             games_played: 12,
             games_scheduled: 12,
             sprt: None,
+            endings: BTreeMap::new(),
             wall_seconds: 1.0,
         }
     }

@@ -1,7 +1,8 @@
-//! The match: a schedule of games between every pair of engines, played by worker threads
-//! that each own their engine processes, with results gathered, written and tallied on the
-//! calling thread.
+//! The match, for any game of the registry: a schedule of games between every pair of
+//! engines, played by worker threads that each own their engine processes, with results
+//! gathered, written and tallied on the calling thread.
 
+use std::any::Any;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -11,20 +12,26 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::driver::{Driver, Fault, FaultKind};
-use super::game::{self, GameOutcome, MoveLimits, Seat};
+use super::game::{self, GameOutcome, GameSetup, MoveLimits, Seat};
 use super::gtp::GtpDriver;
 use super::nboard::NBoardDriver;
-use super::openings::Opening;
-use super::record::ArenaRecord;
+use super::openings::{Opening, is_othello};
+use super::record;
 use super::spec::{EngineSpec, Protocol};
 use super::stats::{Sprt, SprtVerdict, Tally};
+use iago_core::engine::EngineGame;
 use iago_core::files::Replacement;
-use iago_core::game::Color;
+use iago_core::game::{Color, Game};
+use iago_core::games::{self, GameEntry};
 use iago_core::othello::Position;
 
-/// Everything a match needs.
+/// Everything a match needs (an Othello match unless another game is named).
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
+pub struct MatchConfig<G: Game = Position> {
+    /// The game's registry entry.
+    pub game: &'static GameEntry,
+    /// The position every game starts from: the game's start under the match's rules.
+    pub start: G,
     pub engines: Vec<EngineSpec>,
     /// Games for each pair of engines.
     pub games: u32,
@@ -33,8 +40,8 @@ pub struct MatchConfig {
     /// Games played at once.
     pub concurrency: usize,
     /// Played in order, each twice with colours swapped, starting again when used up.
-    pub openings: Vec<Opening>,
-    /// Where the GGF records go, one per line.
+    pub openings: Vec<Opening<G>>,
+    /// Where the records go, one per line: GGF for Othello ([`record::record_text`]).
     pub out: Option<PathBuf>,
     /// Stop as soon as this test decides (two engines only).
     pub sprt: Option<Sprt>,
@@ -60,7 +67,8 @@ pub struct PairingStats {
     pub first: usize,
     pub second: usize,
     pub tally: Tally,
-    /// Sum of the first engine's disc differences in games that were played out.
+    /// Sum of the first engine's results ([`EngineGame::black_result`] from its side:
+    /// Othello's disc differences) in games that were played out.
     pub disc_sum: i64,
     /// Games played out (not forfeited).
     pub finished: u32,
@@ -100,24 +108,37 @@ pub struct SprtState {
 /// What a match produced.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchSummary {
+    /// The game's name, for games other than the registry's first (Othello); `None` for it.
+    pub game: Option<&'static str>,
+    /// The rule settings played by, for games with variants.
+    pub rules: Option<String>,
+    /// Whether results have a margin (Othello's discs), shown as the mean per pairing.
+    pub margins: bool,
     pub names: Vec<String>,
     pub pairings: Vec<PairingStats>,
     pub engines: Vec<EngineStats>,
     pub games_played: u32,
     pub games_scheduled: u32,
     pub sprt: Option<SprtState>,
+    /// How many games ended each way, for games that name their endings
+    /// ([`EngineGame::ending`]), with `forfeit` and `ply limit`.
+    pub endings: BTreeMap<&'static str, u32>,
     pub wall_seconds: f64,
 }
 
 /// Plays the match. Errors are about the setup (no engines, an unwritable output file);
 /// engine failures are forfeits inside the match.
-pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
+pub fn run_match<G: EngineGame>(config: &MatchConfig<G>) -> Result<MatchSummary, String> {
     validate(config)?;
     let started = Instant::now();
     let jobs = schedule(config);
     let games_scheduled = jobs.len() as u32;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let default_game = games::GAMES.first() == Some(config.game);
     let mut summary = MatchSummary {
+        game: (!default_game).then_some(config.game.name),
+        rules: config.start.rules_text(),
+        margins: G::MAX_RESULT > 1,
         names: names.clone(),
         pairings: pairings(config.engines.len()),
         engines: vec![EngineStats::default(); config.engines.len()],
@@ -128,6 +149,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
             llr: 0.0,
             verdict: None,
         }),
+        endings: BTreeMap::new(),
         wall_seconds: 0.0,
     };
     let mut output = match &config.out {
@@ -137,7 +159,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
     let queue = Mutex::new(VecDeque::from(jobs));
     let stop = AtomicBool::new(false);
     let workers = config.concurrency.clamp(1, games_scheduled.max(1) as usize);
-    let (sender, results) = mpsc::channel::<(Job, GameOutcome)>();
+    let (sender, results) = mpsc::channel::<(Job, GameOutcome<G>)>();
     let mut progress = Progress::new(config.progress);
     let mut write_error = None;
     thread::scope(|scope| {
@@ -149,8 +171,14 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
         drop(sender);
         for (job, outcome) in results {
             summary.add(&job, &outcome);
+            let ending = ending(&outcome);
+            if let Some(ending) = ending {
+                *summary.endings.entry(ending).or_default() += 1;
+            }
+            let fault = outcome.forfeit.as_ref().map(|(_, fault)| fault);
+            let line = record::record_text(job.number + 1, &outcome.record, ending, fault);
             if let Some(file) = output.as_mut()
-                && let Err(e) = file.add(job.number, &outcome.record)
+                && let Err(e) = file.add(job.number, line)
             {
                 // Stop the match: games whose records cannot be kept are wasted.
                 write_error = Some(e);
@@ -192,7 +220,7 @@ pub fn run_match(config: &MatchConfig) -> Result<MatchSummary, String> {
     Ok(summary)
 }
 
-fn validate(config: &MatchConfig) -> Result<(), String> {
+fn validate<G: EngineGame>(config: &MatchConfig<G>) -> Result<(), String> {
     if config.engines.len() < 2 {
         return Err("a match needs at least two engines".into());
     }
@@ -210,8 +238,19 @@ fn validate(config: &MatchConfig) -> Result<(), String> {
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err("the SPRT compares exactly two engines".into());
     }
+    if !is_othello::<G>()
+        && config
+            .engines
+            .iter()
+            .any(|e| e.protocol == Protocol::NBoard)
+    {
+        return Err(format!(
+            "NBoard engines play Othello only: give {} engines as NAME=gtp:COMMAND",
+            config.game.name
+        ));
+    }
     let gtp = config.engines.iter().any(|e| e.protocol == Protocol::Gtp);
-    if gtp && config.openings.iter().any(|o| o.start != Position::start()) {
+    if gtp && config.openings.iter().any(|o| o.start != config.start) {
         return Err(
             "GTP engines can only be given openings reached by moves from the start".into(),
         );
@@ -235,7 +274,7 @@ fn pairings(engines: usize) -> Vec<PairingStats> {
 
 /// Game 2k and 2k+1 of a pairing share opening k with colours swapped; pairings take turns
 /// so that a round robin stopped early is still even.
-fn schedule(config: &MatchConfig) -> Vec<Job> {
+fn schedule<G: Game>(config: &MatchConfig<G>) -> Vec<Job> {
     let pairs = pairings(config.engines.len());
     let mut jobs = Vec::new();
     for game in 0..config.games {
@@ -257,18 +296,54 @@ fn schedule(config: &MatchConfig) -> Vec<Job> {
     jobs
 }
 
-fn start_engine(
+/// How a game ended, for games other than Othello (whose games all end one way):
+/// `forfeit`, `ply limit` or the game's word for its final position.
+fn ending<G: EngineGame>(outcome: &GameOutcome<G>) -> Option<&'static str> {
+    let record = &outcome.record;
+    let end =
+        (record.moves.iter()).fold(record.start.clone(), |pos, recorded| pos.play(recorded.mv));
+    let named = !is_othello::<G>();
+    if outcome.forfeit.is_some() {
+        named.then_some("forfeit")
+    } else if !end.is_game_over() {
+        named.then_some("ply limit")
+    } else {
+        end.ending()
+    }
+}
+
+/// An NBoard engine, for Othello (the match refuses NBoard engines for other games).
+fn nboard_engine<G: EngineGame>(
+    command: &str,
+    time_control: super::driver::TimeControl,
+    deadline: Instant,
+) -> Result<Box<dyn Driver<G>>, Fault> {
+    let driver = NBoardDriver::start(command, time_control, deadline)?;
+    let driver: Box<dyn Any> = Box::new(Box::new(driver) as Box<dyn Driver>);
+    driver
+        .downcast::<Box<dyn Driver<G>>>()
+        .map(|driver| *driver)
+        .map_err(|_| Fault::new(FaultKind::Refused, "NBoard engines play Othello only"))
+}
+
+fn start_engine<G: EngineGame>(
     spec: &EngineSpec,
     limits: &MoveLimits,
-    config: &MatchConfig,
-) -> Result<Box<dyn Driver>, Fault> {
+    config: &MatchConfig<G>,
+    setup: &GameSetup,
+) -> Result<Box<dyn Driver<G>>, Fault> {
     let deadline = Instant::now() + config.startup_timeout;
     let time_control = limits.time_control;
-    let started: Result<Box<dyn Driver>, Fault> = match spec.protocol {
-        Protocol::NBoard => NBoardDriver::start(&spec.command, time_control, deadline)
-            .map(|d| Box::new(d) as Box<dyn Driver>),
-        Protocol::Gtp => GtpDriver::start(&spec.command, time_control, Position::start(), deadline)
-            .map(|d| Box::new(d) as Box<dyn Driver>),
+    let started: Result<Box<dyn Driver<G>>, Fault> = match spec.protocol {
+        Protocol::NBoard => nboard_engine(&spec.command, time_control, deadline),
+        Protocol::Gtp => GtpDriver::start(
+            &spec.command,
+            time_control,
+            config.start.clone(),
+            setup,
+            deadline,
+        )
+        .map(|d| Box::new(d) as Box<dyn Driver<G>>),
     };
     started.map_err(|mut fault| {
         if fault.kind == FaultKind::Timeout {
@@ -283,13 +358,14 @@ fn start_engine(
 
 /// Plays games from the queue until it is empty or the match is stopped. Each worker keeps
 /// its own process of each engine between games and restarts one after it forfeits.
-fn worker(
-    config: &MatchConfig,
+fn worker<G: EngineGame>(
+    config: &MatchConfig<G>,
     queue: &Mutex<VecDeque<Job>>,
     stop: &AtomicBool,
-    results: mpsc::Sender<(Job, GameOutcome)>,
+    results: mpsc::Sender<(Job, GameOutcome<G>)>,
 ) {
-    let mut seats: Vec<Seat<Position>> = config.engines.iter().map(|_| None).collect();
+    let setup = GameSetup::new(config.game, &config.start);
+    let mut seats: Vec<Seat<G>> = config.engines.iter().map(|_| None).collect();
     loop {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -307,7 +383,14 @@ fn worker(
             &config.openings[job.opening],
             names,
             [&config.limits[job.black], &config.limits[job.white]],
-            |index| start_engine(&config.engines[index], &config.limits[index], config),
+            |index| {
+                start_engine(
+                    &config.engines[index],
+                    &config.limits[index],
+                    config,
+                    &setup,
+                )
+            },
         );
         if results.send((job, outcome)).is_err() {
             break;
@@ -316,7 +399,7 @@ fn worker(
 }
 
 impl MatchSummary {
-    fn add(&mut self, job: &Job, outcome: &GameOutcome) {
+    fn add<G: Game>(&mut self, job: &Job, outcome: &GameOutcome<G>) {
         self.games_played += 1;
         let pairing = &mut self.pairings[job.pairing];
         let first_is_black = pairing.first == job.black;
@@ -382,9 +465,9 @@ impl RecordFile {
         })
     }
 
-    /// Adds game `number`'s record, writing every record that is now in order.
-    fn add(&mut self, number: u32, record: &ArenaRecord) -> Result<(), String> {
-        self.pending.insert(number, record.to_ggf());
+    /// Adds game `number`'s record line, writing every record that is now in order.
+    fn add(&mut self, number: u32, line: String) -> Result<(), String> {
+        self.pending.insert(number, line);
         while let Some(line) = self.pending.remove(&self.next) {
             self.write(&line)?;
             self.next += 1;

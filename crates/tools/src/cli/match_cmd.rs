@@ -1,19 +1,17 @@
-//! `iago match`: plays engines against each other (see `arena`) and prints the table.
+//! `iago match`: plays engines against each other (see `arena`) and prints the table, for
+//! any game of the registry (`--game`).
 
 use super::out::{Failure, out, outln};
 use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::Args;
-use crate::arena::mill::{
-    MillMatchConfig, mill_report, parse_opening, parse_openings, random_openings, run_mill_match,
-};
 use crate::arena::{
     EngineSpec, MatchConfig, MoveLimits, Protocol, Sprt, TimeControl, nboard, openings, report,
     run_match,
 };
-use iago_core::mill::Rules;
-use iago_core::mill::notation::parse_rules;
+use iago_core::engine::EngineGame;
+use iago_core::games::{self, GameEntry, GameVisitor};
 
 const HELP: &str =
     "usage: iago match --engine NAME=PROTOCOL:COMMAND --engine NAME=PROTOCOL:COMMAND [OPTIONS]
@@ -24,6 +22,9 @@ command line. Moves are checked with iago's rules; an illegal move, a crash, unr
 output or a timeout loses the game by forfeit and the engine is restarted.
 
 Options:
+  --game NAME            the game: GAMES (default: the first); NBoard engines play
+                         Othello only, GTP engines of another game are sent
+                         `set_game NAME` and, when they list it, `set_rules RULES`
   --games N              games per pair of engines (default 100)
   --depth D              fixed search depth
   --movetime MS          fixed time per move in milliseconds (the default: 1000); NBoard
@@ -37,83 +38,60 @@ Options:
                          the whole clock, an NBoard engine's 30-move clock included)
   --margin MS            tolerance over an exhausted clock (default 500)
   --concurrency N        games at once (default: the number of cores)
-  --openings FILE        opening file: one move sequence per line (default: the built-in
-                         balanced set); each opening is played twice, colours swapped
+  --rules RULES          the game's rule settings, as its `set_rules` reads them (Mill:
+                         draw-plies=N repetitions=N removal=one|per-mill flying=on|off)
+  --openings FILE        opening file: one move sequence per line (default: Othello's
+                         built-in balanced set, random openings for other games); each
+                         opening is played twice, colours swapped
+  --opening-plies N      random openings of N plies instead (default 2 where random)
+  --seed N               the seed of the random openings (default 1)
   --start MOVES          play every game from this one opening (`start` for none)
-  --out FILE.ggf         write every game as a GGF record, one per line
+  --out FILE             write every game as a record, one per line: GGF for Othello,
+                         `game=N white=.. black=.. result=.. end=.. moves=..` otherwise
   --sprt ELO0,ELO1       stop when the SPRT decides between the two Elo hypotheses
   --alpha A, --beta B    the SPRT's error rates (default 0.05 each)
-  --startup SECONDS      time an engine gets to start (default 30)
-  --quiet                no progress line on stderr
-  --game othello|mill    the game (default othello); see `iago match --game mill --help`";
-
-const MILL_HELP: &str =
-    "usage: iago match --game mill --engine NAME=gtp:COMMAND --engine NAME=gtp:COMMAND [OPTIONS]
-
-Plays Nine Men's Morris games between two GTP engines, one game at a time, refereed with
-iago's rules (every move checked; an illegal move, crash, refusal or timeout loses by
-forfeit and the engine is restarted). Each opening is played twice with colours swapped.
-Engines are sent `set_game mill`, `set_rules RULES` (when they list it), and
-`set_movetime MS` (when they list it, else `time_settings 0 S 1`, S in seconds) or
-`set_depth D`.
-
-Options:
-  --games N              games (default 100)
-  --movetime MS          time per move for both engines (default 100)
-  --depth D              fixed depth for both engines
-  --limit NAME=LIMIT     this engine's own limit: movetime:MS or depth:D
-  --move-cap SECONDS     longest move before a loss on time (default: 60 at fixed depth,
-                         else the move time plus a second)
-  --rules RULES          rule settings, as `set_rules` reads them (default: the
-                         standard rules, draw-plies=40 repetitions=3 removal=one)
-  --opening-plies N      random openings of N plies (default 2)
-  --seed N               seed of the random openings (default 1)
-  --openings FILE        openings from a file instead: one line of moves each
-  --start MOVES          play every game from this one opening (`start` for none)
-  --out FILE             one line per game: players, result, ending and moves
   --startup SECONDS      time an engine gets to start (default 30)
   --quiet                no progress line on stderr";
 
 /// Runs `iago match` with `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let mut game = "othello".to_string();
+    let mut game = games::GAMES[0].id.to_string();
     let mut rest = Vec::new();
     let mut words = args.iter();
     while let Some(word) = words.next() {
         if word == "--game" {
-            game = words
-                .next()
-                .ok_or("--game needs a value")?
-                .to_ascii_lowercase();
+            game = words.next().ok_or("--game needs a value")?.clone();
         } else {
             rest.push(word.clone());
         }
     }
-    match game.as_str() {
-        "othello" => {}
-        "mill" => {
-            let Some(config) = parse_mill_args(&rest)? else {
-                outln!("{MILL_HELP}")?;
-                return Ok(());
-            };
-            let summary = run_mill_match(&config)?;
-            out!("{}", mill_report(&summary))?;
+    let entry = games::find(&game).ok_or_else(|| format!("--game: {}", games::unknown(&game)))?;
+    games::visit(entry.id, Match(&rest)).unwrap_or_else(|| Err(games::unknown(&game).into()))
+}
+
+/// A match of the game it visits, from the command line's words.
+struct Match<'a>(&'a [String]);
+
+impl GameVisitor for Match<'_> {
+    type Output = Result<(), Failure>;
+
+    fn visit<G: EngineGame>(self, game: &'static GameEntry) -> Result<(), Failure> {
+        let Some(config) = parse_args::<G>(game, self.0)? else {
+            outln!("{}", HELP.replace("GAMES", &games::ids()))?;
             return Ok(());
-        }
-        other => return Err(format!("--game: unknown game {other:?} (othello or mill)").into()),
+        };
+        let summary = run_match(&config)?;
+        out!("{}", report::final_report(&summary))?;
+        Ok(())
     }
-    let args = &rest;
-    let Some(config) = parse_args(args)? else {
-        outln!("{HELP}")?;
-        return Ok(());
-    };
-    let summary = run_match(&config)?;
-    out!("{}", report::final_report(&summary))?;
-    Ok(())
 }
 
 /// The match described by `args`; `None` when help was asked for.
-fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
+fn parse_args<G: EngineGame>(
+    game: &'static GameEntry,
+    args: &[String],
+) -> Result<Option<MatchConfig<G>>, String> {
+    let mut start = G::start();
     let mut engines = Vec::new();
     let mut games = 100u32;
     let mut time_control = None;
@@ -127,6 +105,7 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let (mut alpha, mut beta) = (0.05, 0.05);
     let mut startup = Duration::from_secs(30);
     let mut progress = true;
+    let (mut random_plies, mut seed) = (None, 1u64);
     let mut args = Args::new("match", args);
     while let Some(option) = args.next() {
         let mut set_time = |control: TimeControl| match time_control.replace(control) {
@@ -162,6 +141,13 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
             }
             "--openings" => openings_source = Some(OpeningSource::File(args.value("--openings")?)),
             "--start" => openings_source = Some(OpeningSource::Single(args.value("--start")?)),
+            "--rules" => {
+                start = start
+                    .with_rules(&args.value("--rules")?)
+                    .map_err(|e| format!("--rules: {e}"))?
+            }
+            "--opening-plies" => random_plies = Some(args.number("--opening-plies")?),
+            "--seed" => seed = args.number("--seed")?,
             "--out" => out = Some(PathBuf::from(args.value("--out")?)),
             "--sprt" => sprt_elos = Some(args.value("--sprt")?),
             "--alpha" => alpha = args.number("--alpha")?,
@@ -217,12 +203,14 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
         })
         .collect::<Result<Vec<_>, String>>()?;
     let openings = match openings_source {
-        None => openings::default_openings(),
+        None => {
+            openings::default_openings_of(&start, games.div_ceil(2) as usize, random_plies, seed)
+        }
         Some(OpeningSource::File(path)) => {
             let text = read_openings(&path)?;
-            openings::parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
+            openings::read_openings(&start, &text).map_err(|e| format!("{path}: {e}"))?
         }
-        Some(OpeningSource::Single(text)) => vec![openings::parse_opening(&text)?],
+        Some(OpeningSource::Single(text)) => vec![openings::read_opening(&start, &text)?],
     };
     let sprt = match sprt_elos {
         None => None,
@@ -239,6 +227,8 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
         }
     };
     Ok(Some(MatchConfig {
+        game,
+        start,
         engines,
         games,
         limits,
@@ -247,112 +237,6 @@ fn parse_args(args: &[String]) -> Result<Option<MatchConfig>, String> {
         out,
         sprt,
         startup_timeout: startup,
-        progress,
-    }))
-}
-
-/// The Mill match described by `args` (`--game mill` taken out); `None` for help.
-fn parse_mill_args(args: &[String]) -> Result<Option<MillMatchConfig>, String> {
-    let mut engines = Vec::new();
-    let mut games = 100u32;
-    let mut both = TimeControl::MoveTime(Duration::from_millis(100));
-    let mut own: Vec<(String, TimeControl)> = Vec::new();
-    let mut move_cap = None;
-    let mut rules = Rules::default();
-    let (mut plies, mut seed) = (2usize, 1u64);
-    let mut source = None;
-    let mut out = None;
-    let mut startup = Duration::from_secs(30);
-    let mut progress = true;
-    let mut args = Args::new("match", args);
-    while let Some(option) = args.next() {
-        match option {
-            "--help" | "-h" => return Ok(None),
-            "--engine" => engines.push(args.value("--engine")?.parse::<EngineSpec>()?),
-            "--games" => games = args.number("--games")?,
-            "--movetime" => {
-                both = TimeControl::MoveTime(Duration::from_millis(args.number("--movetime")?))
-            }
-            "--depth" => both = TimeControl::Depth(args.number("--depth")?),
-            "--limit" => {
-                let text = args.value("--limit")?;
-                let (name, limit) = text
-                    .split_once('=')
-                    .ok_or_else(|| format!("--limit {text:?} is not NAME=LIMIT"))?;
-                own.push((name.to_string(), parse_limit(limit)?));
-            }
-            "--move-cap" => move_cap = Some(seconds(&args.value("--move-cap")?, "--move-cap")?),
-            "--rules" => rules = parse_rules(&args.value("--rules")?, rules)?,
-            "--opening-plies" => plies = args.number("--opening-plies")?,
-            "--seed" => seed = args.number("--seed")?,
-            "--openings" => source = Some(OpeningSource::File(args.value("--openings")?)),
-            "--start" => source = Some(OpeningSource::Single(args.value("--start")?)),
-            "--out" => out = Some(PathBuf::from(args.value("--out")?)),
-            "--startup" => startup = seconds(&args.value("--startup")?, "--startup")?,
-            "--quiet" => progress = false,
-            other => {
-                return Err(format!(
-                    "unknown option {other:?} for Mill (try `iago match --game mill --help`)"
-                ));
-            }
-        }
-    }
-    let engines: [EngineSpec; 2] = engines
-        .try_into()
-        .map_err(|_| "a Mill match needs exactly two --engine NAME=gtp:COMMAND".to_string())?;
-    if engines.iter().any(|e| e.protocol != Protocol::Gtp) {
-        return Err("Mill engines are driven over GTP: NAME=gtp:COMMAND".into());
-    }
-    if engines[0].name == engines[1].name {
-        return Err("the two engines need different names".into());
-    }
-    if games == 0 {
-        return Err("--games must be at least 1".into());
-    }
-    for (name, _) in &own {
-        if !engines.iter().any(|e| &e.name == name) {
-            return Err(format!("--limit names {name:?}, which is no engine"));
-        }
-    }
-    let limits = [0, 1].map(|i| {
-        own.iter()
-            .rev()
-            .find(|(name, _)| *name == engines[i].name)
-            .map_or(both, |(_, limit)| *limit)
-    });
-    for limit in limits {
-        match limit {
-            TimeControl::Clock(_) => return Err("Mill matches have no game clock".into()),
-            TimeControl::Depth(0) => return Err("a depth must be at least 1".into()),
-            TimeControl::MoveTime(time) if time.is_zero() => {
-                return Err("a move time must be at least 1 ms".into());
-            }
-            _ => {}
-        }
-    }
-    let move_caps = limits.map(|limit| {
-        move_cap.unwrap_or(match limit {
-            TimeControl::MoveTime(per_move) => per_move + Duration::from_secs(1),
-            _ => Duration::from_secs(60),
-        })
-    });
-    let openings = match source {
-        None => random_openings(rules, games.div_ceil(2) as usize, plies, seed),
-        Some(OpeningSource::File(path)) => {
-            let text = read_openings(&path)?;
-            parse_openings(rules, &text).map_err(|e| format!("{path}: {e}"))?
-        }
-        Some(OpeningSource::Single(text)) => vec![parse_opening(rules, &text)?],
-    };
-    Ok(Some(MillMatchConfig {
-        engines,
-        limits,
-        move_caps,
-        games,
-        openings,
-        rules,
-        startup_timeout: startup,
-        out,
         progress,
     }))
 }

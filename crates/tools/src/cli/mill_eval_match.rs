@@ -58,18 +58,16 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             ..Limits::default()
         },
     };
-    let openings = crate::arena::mill::random_openings(
-        Default::default(),
+    let openings = crate::arena::openings::random_openings(
+        &MillPosition::start(),
         (games / 2) as usize,
         plies as usize,
         1,
     );
     let stop = AtomicBool::new(false);
     let (mut wins, mut draws, mut losses, mut played) = (0, 0, 0, 0u64);
-    for line in &openings {
-        let opening = line
-            .iter()
-            .fold(MillPosition::start(), |pos, &mv| pos.play(mv));
+    for opening in &openings {
+        let opening = (opening.moves.iter()).fold(opening.start.clone(), |pos, &mv| pos.play(mv));
         for a_color in [Color::White, Color::Black] {
             for s in &mut searchers {
                 s.clear();

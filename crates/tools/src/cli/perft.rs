@@ -2,14 +2,15 @@
 //! the time and speed.
 //!
 //! The options are read into a game-neutral [`Options`] first; `run_othello` then does
-//! the counting, so another game can plug in as one more `run_<game>` function.
+//! the counting with Othello's fast code paths, and `Count` any other game of the
+//! registry through its [`EngineGame`].
 
 use super::out::{Failure, outln};
 use std::time::Instant;
 
-use iago_core::game::{Game, perft as generic_perft};
-use iago_core::mill::notation::parse_position as parse_mill_position;
-use iago_core::mill::{MillPosition, Rules};
+use iago_core::engine::EngineGame;
+use iago_core::game::Game;
+use iago_core::games::{self, GameEntry, GameVisitor};
 use iago_core::options::{PERFT_DEPTH, Refused};
 use iago_core::othello::game_input::parse_game;
 use iago_core::othello::{Position, perft};
@@ -24,24 +25,26 @@ POSITION  a position string, default the start position: 64 squares a1..h8 row b
           spaces are ignored, so it may be one quoted argument or several. Also the GGS
           board string `[8 <64> <side>]`, a GGF record, or moves (`f5d6c3`) from the
           start or after either position form: the position after them.
-          For mill: `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]` (see protocol.md),
-          a move with its removals is one ply.
+          Other games: their position string (see protocol.md; mill:
+          `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]`, a move with its removals
+          is one ply).
 
 Options:
-  --game NAME    othello (default) or mill
+  --game NAME    the game: GAMES (default: the first)
+  --rules RULES  the game's rule settings, as its `set_rules` reads them
   --removal-per-mill   mill: one removal per mill closed (the seed's variant)
   --divide       also print the leaf count below each legal move
   --path NAME    code path: portable, bmi or avx2 (default: the fastest this CPU runs)
   -h, --help     print this help";
 
 /// The command line, read without knowing the game.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Options {
     depth: u32,
     divide: bool,
     path: Option<String>,
-    mill: bool,
-    removal_per_mill: bool,
+    game: &'static GameEntry,
+    rules: Vec<String>,
     /// The position's words, joined back with spaces.
     position: Option<String>,
 }
@@ -53,7 +56,14 @@ enum Request {
 }
 
 fn parse_args(args: &[String]) -> Result<Request, String> {
-    let mut options = Options::default();
+    let mut options = Options {
+        depth: 0,
+        divide: false,
+        path: None,
+        game: &games::GAMES[0],
+        rules: Vec::new(),
+        position: None,
+    };
     let mut depth = None;
     let mut position_words = Vec::new();
     let mut args = args.iter();
@@ -61,16 +71,15 @@ fn parse_args(args: &[String]) -> Result<Request, String> {
         match arg.as_str() {
             "-h" | "--help" => return Ok(Request::Help),
             "--divide" => options.divide = true,
-            "--removal-per-mill" => options.removal_per_mill = true,
-            "--game" => match args.next().map(String::as_str) {
-                Some("othello") => options.mill = false,
-                Some("mill") => options.mill = true,
-                other => {
-                    return Err(format!(
-                        "perft: --game needs othello or mill, not {other:?}"
-                    ));
-                }
-            },
+            "--removal-per-mill" => options.rules.push("removal=per-mill".into()),
+            "--rules" => options
+                .rules
+                .push(args.next().ok_or("perft: --rules needs RULES")?.clone()),
+            "--game" => {
+                let name = args.next().ok_or("perft: --game needs a NAME")?;
+                options.game =
+                    games::find(name).ok_or_else(|| format!("perft: {}", games::unknown(name)))?;
+            }
             "--path" => {
                 let name = args.next().ok_or("perft: --path needs a NAME")?;
                 options.path = Some(name.clone());
@@ -111,11 +120,16 @@ fn is_position_char(c: char) -> bool {
 pub fn run(args: &[String]) -> Result<(), Failure> {
     match parse_args(args)? {
         Request::Help => {
-            outln!("{HELP}")?;
+            outln!("{}", HELP.replace("GAMES", &games::ids()))?;
             Ok(())
         }
-        Request::Count(options) if options.mill => run_mill(&options),
-        Request::Count(options) => run_othello(&options),
+        Request::Count(options) if options.game == &games::GAMES[0] => {
+            if !options.rules.is_empty() {
+                return Err(format!("perft: {} has no rule variants", options.game.name).into());
+            }
+            run_othello(&options)
+        }
+        Request::Count(options) => games::visit(options.game.id, Count(&options)).unwrap_or(Ok(())),
     }
 }
 
@@ -152,26 +166,36 @@ fn run_othello(options: &Options) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_mill(options: &Options) -> Result<(), Failure> {
-    let rules = Rules {
-        removal_per_mill: options.removal_per_mill,
-        ..Rules::default()
+/// Perft of a game other than Othello, through what the engine knows of it.
+struct Count<'a>(&'a Options);
+
+impl GameVisitor for Count<'_> {
+    type Output = Result<(), Failure>;
+
+    fn visit<G: EngineGame>(self, _game: &'static GameEntry) -> Result<(), Failure> {
+        run_game::<G>(self.0)
+    }
+}
+
+fn run_game<G: EngineGame>(options: &Options) -> Result<(), Failure> {
+    let mut pos = match &options.position {
+        Some(text) => G::parse_position(text).map_err(|e| format!("perft: {e}"))?,
+        None => G::start(),
     };
-    let pos = match &options.position {
-        Some(text) => parse_mill_position(text, rules).map_err(|e| format!("perft: {e}"))?,
-        None => MillPosition::with_rules(rules),
-    };
+    for rules in &options.rules {
+        pos = pos.with_rules(rules).map_err(|e| format!("perft: {e}"))?;
+    }
     let start = Instant::now();
     let leaves = if options.divide && options.depth > 0 {
         let mut total = 0;
         for &mv in pos.legal_moves().as_ref() {
-            let leaves = generic_perft(&pos.play(mv), options.depth - 1);
+            let leaves = pos.play(mv).perft(options.depth - 1);
             outln!("{}: {leaves}", pos.format_move(mv))?;
             total += leaves;
         }
         total.max(1)
     } else {
-        generic_perft(&pos, options.depth)
+        pos.perft(options.depth)
     };
     let seconds = start.elapsed().as_secs_f64();
     outln!("perft {}: {leaves}", options.depth)?;

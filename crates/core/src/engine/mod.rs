@@ -8,8 +8,6 @@
 //! first implementation (`othello.rs`).
 
 mod jobs;
-pub mod mill;
-pub mod othello;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -3,6 +3,7 @@
 //! draw rules tracked inside the position.
 
 pub mod board;
+pub mod engine;
 pub mod eval;
 pub mod moves;
 pub mod notation;

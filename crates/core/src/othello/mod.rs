@@ -6,6 +6,7 @@ pub mod square;
 
 pub use position::{DISC, Position};
 pub use square::Move;
+pub mod engine;
 pub mod game_input;
 pub mod ggf;
 pub mod notation;

@@ -2,8 +2,8 @@
 
 use rand::rngs::StdRng;
 
-use super::{BookHint, EngineBook, EngineGame, Played, Record};
 use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
+use crate::engine::{BookHint, EngineBook, EngineGame, Played, Record};
 use crate::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Evaluator, Game, Score};
 use crate::othello::game_input::parse_game;

@@ -1,7 +1,7 @@
 //! Nine Men's Morris behind the engine controller: position strings, move text, the board
 //! drawing and scores for the protocols.
 
-use super::EngineGame;
+use crate::engine::EngineGame;
 use crate::game::{Color, Evaluator, Game, Score};
 use crate::mill::eval::{MILL_EVALUATORS, STONE, mill_evaluator};
 use crate::mill::notation::{

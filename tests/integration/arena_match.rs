@@ -7,7 +7,8 @@ const IAGO: &str = env!("CARGO_BIN_EXE_iago");
 
 /// A scratch directory for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("iago-arena-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-arena-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -355,6 +356,7 @@ fn an_engine_with_its_own_clock_is_told_that_clock() {
     for game in games {
         assert!(game.contains("TI[0:04]"), "no clock in {game}");
     }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -21,7 +21,8 @@ const IAGO: &str = env!("CARGO_BIN_EXE_iago");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("iago-gpu-generator-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-gpu-generator-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

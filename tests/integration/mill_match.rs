@@ -24,7 +24,8 @@ fn run(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn a_searching_engine_beats_a_random_one_and_every_game_replays() {
-    let out = std::env::temp_dir().join(format!("iago-mill-match-{}.txt", std::process::id()));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-mill-match-{}.txt", std::process::id()));
     let search = format!("search=gtp:{IAGO} --game mill");
     let random = format!("random=gtp:{IAGO} --game mill --player random --seed 5");
     let (ok, table, stderr) = run(&[

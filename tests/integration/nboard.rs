@@ -565,7 +565,8 @@ fn analysis_values_are_from_blacks_point_of_view() {
 /// is answered, and no lock file is left beside the book.
 #[test]
 fn learn_answers_before_a_ping_and_leaves_nothing_beside_the_book() {
-    let dir = std::env::temp_dir().join(format!("iago-nboard-learn-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-nboard-learn-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let book = dir.join("book.bin");
@@ -601,7 +602,8 @@ fn learn_answers_before_a_ping_and_leaves_nothing_beside_the_book() {
 /// engine goes on.
 #[test]
 fn failed_learning_is_answered_as_a_failure() {
-    let missing = std::env::temp_dir().join(format!("iago-no-such-folder-{}", std::process::id()));
+    let missing = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-no-such-folder-{}", std::process::id()));
     let book = missing.join("book.bin");
     let game = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)";
     for args in [

@@ -119,7 +119,8 @@ fn solved_from_the_start_the_game_is_a_draw() {
 
 /// Runs `iago match --game tictactoe ARGS`; returns its table and the records.
 fn tictactoe_match(test: &str, args: &[&str]) -> (String, String) {
-    let out = std::env::temp_dir().join(format!("iago-ttt-{test}-{}.txt", std::process::id()));
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-ttt-{test}-{}.txt", std::process::id()));
     let output = Command::new(IAGO)
         .args(["match", "--game", "tictactoe", "--quiet", "--out"])
         .arg(&out)

@@ -272,14 +272,7 @@ impl EngineGame for TicTacToe {
 
     /// Lines with two decimals.
     fn score_to_text(score: Score) -> String {
-        let sign = if score < 0 { "-" } else { "" };
-        let magnitude = score.unsigned_abs();
-        let unit = LINE.unsigned_abs();
-        format!(
-            "{sign}{}.{:02}",
-            magnitude / unit,
-            magnitude % unit * 100 / unit
-        )
+        crate::engine::units_text(score, LINE)
     }
 
     fn evaluator_names() -> &'static [&'static str] {

@@ -25,6 +25,18 @@ use crate::search::{Clock, Confidence, Limits, SearchReport, Searchable, Searche
 
 use jobs::{JobContext, JobInput};
 
+/// A score as a count of `unit`s with two decimals (`-1.50`): how a game whose scores
+/// are hundredths of its unit (a disc, a stone, a line) shows them.
+pub fn units_text(score: Score, unit: Score) -> String {
+    let sign = if score < 0 { "-" } else { "" };
+    let (magnitude, unit) = (score.unsigned_abs(), unit.unsigned_abs());
+    format!(
+        "{sign}{}.{:02}",
+        magnitude / unit,
+        magnitude % unit * 100 / unit
+    )
+}
+
 /// What the engine and the protocols need to know about a game beyond what the search
 /// needs. Its names and board size are its registry entry's (`crate::games`).
 pub trait EngineGame: Searchable + PartialEq {

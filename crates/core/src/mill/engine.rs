@@ -46,14 +46,7 @@ impl EngineGame for MillPosition {
 
     /// Stones with two decimals.
     fn score_to_text(score: Score) -> String {
-        let sign = if score < 0 { "-" } else { "" };
-        let magnitude = score.unsigned_abs();
-        let unit = STONE.unsigned_abs();
-        format!(
-            "{sign}{}.{:02}",
-            magnitude / unit,
-            magnitude % unit * 100 / unit
-        )
+        crate::engine::units_text(score, STONE)
     }
 
     /// `draw-plies=N repetitions=N removal=one|per-mill flying=on|off` (or `standard`).

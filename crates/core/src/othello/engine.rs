@@ -90,14 +90,7 @@ impl EngineGame for Position {
     const MAX_RESULT: i32 = 64;
 
     fn score_to_text(score: Score) -> String {
-        let sign = if score < 0 { "-" } else { "" };
-        let magnitude = score.unsigned_abs();
-        let unit = DISC.unsigned_abs();
-        format!(
-            "{sign}{}.{:02}",
-            magnitude / unit,
-            magnitude % unit * 100 / unit
-        )
+        crate::engine::units_text(score, DISC)
     }
 
     fn evaluator_names() -> &'static [&'static str] {

@@ -181,7 +181,7 @@ fn bad_input_gets_one_clear_error_and_changes_nothing() {
         ),
         (
             "go p1time -5",
-            "go: p1time expects milliseconds (a whole number from 0), got \"-5\"",
+            "go: p1time expects milliseconds (a whole number from 0 to 1099511627776), got \"-5\"",
         ),
         ("go p1time", "go: p1time needs a value"),
         ("go depth 3 depth 4", "go: depth given twice"),
@@ -232,10 +232,11 @@ fn bad_input_gets_one_clear_error_and_changes_nothing() {
         ("go".into(), vec!["bestmove c5".into()]),
     ];
     for (line, error) in errors {
-        exchange.push((
-            line.to_string(),
-            vec![format!("info string error: {error}")],
-        ));
+        let mut replies = vec![format!("info string error: {error}")];
+        if line.starts_with("go ") {
+            replies.push("bestmove 0000".into());
+        }
+        exchange.push((line.to_string(), replies));
         exchange.push(("query p1turn".into(), vec!["response false".into()]));
     }
     exchange.push(("go".into(), vec!["bestmove c5".into()]));
@@ -466,6 +467,40 @@ fn a_go_with_unknown_parameters_still_answers() {
             "{log}"
         );
     }
+}
+
+/// A `go` refused for its arguments still answers a `bestmove` (the null move) after its
+/// error, as a controller waits for one; the position is untouched and the next `go`
+/// searches as usual.
+#[test]
+fn a_refused_go_still_answers_a_bestmove() {
+    let mut engine = Engine::start(&["--protocol", "ugi", "--book", "none"]);
+    engine.send("position startpos moves f5");
+    for bad in [
+        "go movetime abc",
+        "go depth 0",
+        "go nodes",
+        "go depth 2 depth 3",
+    ] {
+        engine.send(bad);
+        let lines = engine.until(|l| l.starts_with("bestmove"));
+        assert_eq!(lines.len(), 2, "{bad}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error: go: "),
+            "{bad}: {lines:?}"
+        );
+        assert_eq!(lines[1], "bestmove 0000", "{bad}");
+    }
+    engine.send("go depth 2");
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    let mv = lines.last().unwrap()["bestmove ".len()..].to_string();
+    let after_f5 = Position::start().try_play("f5".parse().unwrap()).unwrap();
+    assert!(
+        after_f5.try_play(mv.parse().unwrap()).is_some(),
+        "{lines:?}"
+    );
+    let (rest, code) = engine.finish();
+    assert_eq!((rest, code), (vec![], Some(0)));
 }
 
 /// FEN of a board seen from its mover (`black_to_move` or not).

@@ -81,7 +81,7 @@ fn milliseconds(key: &str, text: &str) -> Result<u64, Refusal> {
     match text.parse::<u64>() {
         Ok(ms) if ms <= MAX_MS && text.bytes().all(|b| b.is_ascii_digit()) => Ok(ms),
         _ => Err(format!(
-            "go: {key} expects milliseconds (a whole number from 0), got {:?}",
+            "go: {key} expects milliseconds (a whole number from 0 to {MAX_MS}), got {:?}",
             lexer::shorten(text)
         )),
     }
@@ -681,6 +681,11 @@ impl<G: EngineGame> Ugi<G> {
             Ok(command) => self.execute(command),
             Err(error) => {
                 self.error(&error);
+                // A controller waits for the `bestmove` of every `go`: a refused one
+                // still answers, with the null move, rather than leave it waiting.
+                if lexer::command_word(&line).is_some_and(|(name, _)| name == "go") {
+                    self.out.line(&format!("bestmove {NULL_MOVE}"));
+                }
                 Flow::Continue
             }
         }

@@ -263,6 +263,15 @@ fn fit_probcut_writes_a_fit_for_every_depth_asked() {
         source.contains("full-width searches to 8 plies"),
         "{source}"
     );
+    // The file it writes compiles where it lives: its imports are the committed file's.
+    let committed = include_str!("../../crates/core/src/othello/plan/probcut_params.rs");
+    let imports = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| line.starts_with("use "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(imports(&source), imports(committed));
     assert_eq!(too_deep.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&too_deep.stderr).contains("--deep must be 8 to 16"),

@@ -172,7 +172,7 @@ fn render(
          //! Do not edit by hand: refit when the evaluation changes.\n\n\
          // Fitted numbers may come close to named constants by chance.\n\
          #![allow(clippy::approx_constant)]\n\n\
-         use super::probcut::Fit;\n",
+         use crate::search::probcut::Fit;\n",
         midgame.len(),
         endgame.len()
     )

@@ -590,7 +590,7 @@ fn iterate<'run, G: Searchable>(
         loop {
             step = match step {
                 None => Some(Step::Midgame(1)),
-                Some(previous) => plan.next_step(previous, course, last),
+                Some(previous) => plan.next_step(previous, course, last, best.score),
             };
             let Some(mut current) = step else {
                 break;

@@ -49,10 +49,16 @@ pub trait Plan<G: Searchable>: Sized {
     }
 
     /// The iteration after `previous` (the first is always [`Step::Midgame`] 1) in the
-    /// search `course` describes, or `None` to stop; `last` is the time `previous` took.
-    /// The driver stops midgame iterations past the course's depth and the soft time
-    /// limit itself.
-    fn next_step(&self, previous: Step, _course: &Course, _last: Duration) -> Option<Step> {
+    /// search `course` describes, or `None` to stop; `last` is the time `previous` took
+    /// and `score` the score it found. The driver stops midgame iterations past the
+    /// course's depth and the soft time limit itself.
+    fn next_step(
+        &self,
+        previous: Step,
+        _course: &Course,
+        _last: Duration,
+        _score: Score,
+    ) -> Option<Step> {
         match previous {
             Step::Midgame(depth) => Some(Step::Midgame(depth + 1)),
             _ => None,

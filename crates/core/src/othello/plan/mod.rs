@@ -61,8 +61,14 @@ impl Plan<Position> for OthelloPlan {
         max_depth.min(self.empties.saturating_sub(2))
     }
 
-    fn next_step(&self, previous: Step, course: &Course, last: Duration) -> Option<Step> {
-        step_after(previous, self.empties, course, last)
+    fn next_step(
+        &self,
+        previous: Step,
+        course: &Course,
+        last: Duration,
+        score: Score,
+    ) -> Option<Step> {
+        step_after(previous, self.empties, course, last, score)
     }
 
     fn moves_left(&self) -> Option<u32> {
@@ -118,6 +124,14 @@ fn pre_solve_depth(empties: u32) -> u32 {
     if empties > 30 { depth } else { depth.min(12) }
 }
 
+/// A midgame score this far from even (63.99 discs, where the pattern evaluation stops
+/// short of a wipeout) sends the search to its solve at once: where the evaluation is at
+/// the end of its scale, deeper midgame iterations no longer order the moves but try to
+/// prove the wipeout move by move. FFO #59 (34 empties, a wipeout) took 1.2 billion
+/// nodes in midgame iterations 19 to 24 with the weights of 2026-11-28, and 13 million
+/// in its solves.
+const SATURATED: Score = 64 * DISC - 1;
+
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
 const SELECTIVE_COST: [f64; 2] = [0.05, 0.1];
 
@@ -138,8 +152,14 @@ const WIN_LOSS_DRAW_COST: f64 = 0.4;
 /// where the exact one does not fit (never where the plan wants scores only). A
 /// selective level the estimate says does not fit is still started where the last
 /// iteration's time says it ends within the move's share (`SELECTIVE_GROWTH`). `None`:
-/// stop. `last`: the time of the iteration `previous`.
-fn step_after(previous: Step, empties: u32, plan: &Course, last: Duration) -> Option<Step> {
+/// stop. `last`: the time of the iteration `previous`, `score` its score.
+fn step_after(
+    previous: Step,
+    empties: u32,
+    plan: &Course,
+    last: Duration,
+    score: Score,
+) -> Option<Step> {
     let (reach, budget, start) = (plan.reach, &plan.budget, plan.start);
     let fits = |fraction: f64| {
         budget.hard.is_none_or(|hard| {
@@ -175,7 +195,7 @@ fn step_after(previous: Step, empties: u32, plan: &Course, last: Duration) -> Op
     match previous {
         Step::Midgame(depth) => {
             let solvable = reach.win_loss_draw.max(reach.exact) >= empties
-                && depth >= pre_solve_depth(empties);
+                && (depth >= pre_solve_depth(empties) || score.abs() >= SATURATED);
             if solvable && let Some(step) = solve_from(0) {
                 return Some(step);
             }
@@ -247,7 +267,7 @@ mod tests {
         budget: &time::Budget,
         last: Duration,
     ) -> Option<Step> {
-        step_after(previous, empties, &plan(60, FULL, true, 1, budget), last)
+        step_after(previous, empties, &plan(60, FULL, true, 1, budget), last, 0)
     }
 
     fn budget(hard: Duration) -> time::Budget {
@@ -286,6 +306,7 @@ mod tests {
                 empties,
                 &plan(60, FULL, true, threads, &budget(time)),
                 Duration::ZERO,
+                0,
             )
         };
         assert_eq!(next(1), Some(Step::WinLossDraw));
@@ -366,6 +387,7 @@ mod tests {
             empties,
             &plan(60, FULL, false, 1, &clock),
             Duration::from_millis(70),
+            0,
         );
         assert_eq!(plain, None);
     }
@@ -383,6 +405,7 @@ mod tests {
                 empties,
                 &plan(8, level, true, 1, &unlimited),
                 Duration::ZERO,
+                0,
             )
         };
         // 16 empties: the selective solves lead to the exact one, from depth 6.
@@ -408,11 +431,11 @@ mod tests {
         };
         // 18 empties, in the level's win/loss/draw window: the midgame depth and no more.
         assert_eq!(
-            step_after(Step::Midgame(7), 18, &scores_only, Duration::ZERO),
+            step_after(Step::Midgame(7), 18, &scores_only, Duration::ZERO, 0),
             Some(Step::Midgame(8))
         );
         assert_eq!(
-            step_after(Step::Midgame(8), 18, &scores_only, Duration::ZERO),
+            step_after(Step::Midgame(8), 18, &scores_only, Duration::ZERO, 0),
             None
         );
         // Where the exact solve does not fit in the time, no win/loss/draw solve instead.
@@ -422,7 +445,7 @@ mod tests {
             ..plan(60, FULL, true, 1, &budget(some))
         };
         assert_eq!(
-            step_after(Step::Selective(2), 24, &timed, Duration::ZERO),
+            step_after(Step::Selective(2), 24, &timed, Duration::ZERO, 0),
             None
         );
     }
@@ -441,6 +464,40 @@ mod tests {
         assert_eq!(
             next_step(Step::Midgame(28), 38, &unlimited, Duration::ZERO),
             Some(Step::Selective(0))
+        );
+    }
+
+    /// A midgame score at the end of the evaluation's scale goes to the solve at once,
+    /// where a solve is within reach; short of it, or out of reach, the midgame goes on.
+    #[test]
+    fn a_saturated_midgame_score_goes_to_the_solve() {
+        let unlimited = time::Budget::default();
+        let full = plan(60, FULL, true, 1, &unlimited);
+        for score in [SATURATED, -SATURATED, 64 * DISC, -64 * DISC] {
+            assert_eq!(
+                step_after(Step::Midgame(5), 34, &full, Duration::ZERO, score),
+                Some(Step::Selective(0)),
+                "{score}"
+            );
+        }
+        assert_eq!(
+            step_after(Step::Midgame(5), 34, &full, Duration::ZERO, SATURATED - 1),
+            Some(Step::Midgame(6))
+        );
+        let within_24 = Endgame {
+            exact: 24,
+            win_loss_draw: 24,
+        };
+        let out_of_reach = plan(60, within_24, true, 1, &unlimited);
+        assert_eq!(
+            step_after(
+                Step::Midgame(5),
+                34,
+                &out_of_reach,
+                Duration::ZERO,
+                SATURATED
+            ),
+            Some(Step::Midgame(6))
         );
     }
 

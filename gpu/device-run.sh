@@ -179,8 +179,8 @@ if [ "${games:-0}" -gt "$FIT_MAX_GAMES" ]; then
 fi
 step "$ref" expand --in "$fit_games" --out "$work/games.fea"
 step "$ref" canonical --out "$work/canonical.bin"
-# Thirty stages: on 6.9 million self-play positions they fitted +13 and +5 Elo against
-# the shipped 15 at depth 6 where 15 fitted -2 (docs/selfplay.md); more data favours more.
+# Thirty stages, as the shipped weights have: on 6.9 million self-play positions they
+# fitted +13 and +5 Elo against 15 at depth 6 where 15 fitted -2 (docs/selfplay.md).
 FIT_ARGS=${FIT_ARGS:---stages 30}
 fit_seconds=$((BUDGET - SECONDS - 45))
 [ "$fit_seconds" -gt "$FIT_SECONDS" ] && fit_seconds=$FIT_SECONDS

@@ -35,7 +35,8 @@ pub(super) struct Shared<M> {
     /// Per helper: the depth it searches now, and the flag that restarts it.
     depths: Vec<AtomicU32>,
     restarts: Vec<AtomicBool>,
-    /// Nodes the helpers searched that the driver has not counted yet.
+    /// Nodes the helpers searched that the driver has not counted yet, added as they go
+    /// (every [`Watch`] check) so that the driver's progress reports include them.
     nodes: AtomicU64,
 }
 
@@ -162,6 +163,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
                             lines: None,
                         };
                         helper.watch.preempt = Some(&shared.restarts[index]);
+                        helper.watch.tally = Some(&shared.nodes);
                         search(&mut helper, shared, index, pos, order, deepest);
                     })
                     .map_err(|e| log::warn!("search thread not started: {e}"))
@@ -202,8 +204,10 @@ pub(super) fn iteration<'run: 'scope, 'scope, G: Searchable>(
     }
     shared.begin(depth, guess);
     run.watch.preempt = Some(shared.preempt());
+    run.watch.helper_nodes = Some(&shared.nodes);
     let outcome = aspiration_search(run, pos, ordered, depth, guess);
     run.watch.preempt = None;
+    run.watch.helper_nodes = None;
     let (completed, nodes) = shared.end(depth);
     run.watch.nodes += nodes;
     let Some((done, outcome)) = completed else {
@@ -239,9 +243,8 @@ fn search<G: Searchable>(
             break;
         }
         shared.depths[index].store(depth, Relaxed);
-        let before = helper.watch.nodes;
         let outcome = aspiration_search(helper, pos, &mut order, depth, shared.guess.load(Relaxed));
-        shared.nodes.fetch_add(helper.watch.nodes - before, Relaxed);
+        helper.watch.add_to_tally();
         if helper.watch.aborted {
             let late = helper.watch.deadline.is_some_and(|d| Instant::now() >= d);
             if late || shared.stop.load(Relaxed) {

@@ -140,7 +140,8 @@ pub trait Observer<M> {
     /// and `pv`, with the iteration's `depth` and `confidence`. With one line wanted,
     /// each new best move as it is found; with several, each of the best ones.
     fn line(&self, _report: &SearchReport<M>) {}
-    /// The search is alive: the nodes of its thread so far, the time since it began.
+    /// The search is alive: its nodes so far (with helper threads, theirs too, as they
+    /// go), the time since it began.
     fn progress(&self, _nodes: u64, _elapsed: Duration) {}
 }
 

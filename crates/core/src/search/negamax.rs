@@ -5,7 +5,7 @@
 //! window when the answer is yes. Scores are fail-soft. Beside other threads, a node
 //! puts off the moves (but the first) that another thread is searching at the time.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use crate::game::{Evaluator, Game, INFINITY, Score, WIN_SCORE};
@@ -32,6 +32,14 @@ pub struct Watch<'a> {
     next_check: u64,
     /// Told the node count every [`PROGRESS_NODES`] nodes (the driver's watch only).
     pub(crate) pulse: Option<Pulse<'a>>,
+    /// A helper thread's watch: where it adds its nodes as it goes (every check), so
+    /// that the driver's progress counts them while the iteration still runs; `tallied`
+    /// of them are added already.
+    pub(crate) tally: Option<&'a AtomicU64>,
+    tallied: u64,
+    /// The driver's watch beside helpers: their nodes added but not yet counted, which
+    /// its progress reports include.
+    pub(crate) helper_nodes: Option<&'a AtomicU64>,
 }
 
 /// A search's sign of life, given by node counts so that a search of fixed depth or
@@ -69,6 +77,9 @@ impl<'a> Watch<'a> {
             aborted: false,
             next_check: node_limit.min(CHECK_EVERY),
             pulse: None,
+            tally: None,
+            tallied: 0,
+            helper_nodes: None,
         }
     }
 
@@ -104,13 +115,23 @@ impl<'a> Watch<'a> {
             return true;
         }
         self.next_check = self.node_limit.min((self.nodes | (CHECK_EVERY - 1)) + 1);
+        self.add_to_tally();
         if let Some(pulse) = &mut self.pulse
             && self.nodes >= pulse.next
         {
             pulse.next = self.nodes + PROGRESS_NODES;
-            (pulse.sink)(self.nodes);
+            let helpers = self.helper_nodes.map_or(0, |n| n.load(Ordering::Relaxed));
+            (pulse.sink)(self.nodes + helpers);
         }
         false
+    }
+
+    /// Adds the nodes counted since the last time to [`Watch::tally`], if there is one.
+    pub(crate) fn add_to_tally(&mut self) {
+        if let Some(tally) = self.tally {
+            tally.fetch_add(self.nodes - self.tallied, Ordering::Relaxed);
+            self.tallied = self.nodes;
+        }
     }
 
     /// Goes on counting after a stop that `preempt` alone caused (the search it ended
@@ -725,6 +746,37 @@ mod tests {
             assert!(watch.tick());
         }
         assert_eq!(watch.nodes, 5000);
+    }
+
+    #[test]
+    fn a_helper_adds_its_nodes_as_it_goes_and_the_driver_reports_them() {
+        let stop = AtomicBool::new(false);
+        let shared = AtomicU64::new(0);
+        let mut helper = Watch::new(&stop, None, u64::MAX);
+        helper.tally = Some(&shared);
+        for _ in 0..5000 {
+            helper.tick();
+        }
+        // Added at each check (every CHECK_EVERY nodes), not only when it ends.
+        assert_eq!(shared.load(Ordering::Relaxed), 2 * CHECK_EVERY);
+        helper.add_to_tally();
+        assert_eq!(shared.load(Ordering::Relaxed), 5000);
+        helper.add_to_tally();
+        assert_eq!(
+            shared.load(Ordering::Relaxed),
+            5000,
+            "nothing is added twice"
+        );
+
+        let reports = std::cell::RefCell::new(Vec::new());
+        let sink = |nodes| reports.borrow_mut().push(nodes);
+        let mut driver = Watch::new(&stop, None, u64::MAX);
+        driver.pulse = Some(Pulse::new(&sink));
+        driver.helper_nodes = Some(&shared);
+        for _ in 0..PROGRESS_NODES {
+            driver.tick();
+        }
+        assert_eq!(*reports.borrow(), [PROGRESS_NODES + 5000]);
     }
 
     #[test]

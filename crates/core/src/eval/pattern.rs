@@ -213,7 +213,7 @@ impl PatternEval {
 }
 
 /// Largest value returned: less than any won game, so a proven win stays preferred.
-const LIMIT: Score = 64 * DISC - 1;
+pub const LIMIT: Score = 64 * DISC - 1;
 
 impl Evaluator<Position> for PatternEval {
     #[inline]

@@ -130,7 +130,7 @@ fn pre_solve_depth(empties: u32) -> u32 {
 /// prove the wipeout move by move. FFO #59 (34 empties, a wipeout) took 1.2 billion
 /// nodes in midgame iterations 19 to 24 with the weights of 2026-11-28, and 13 million
 /// in its solves.
-const SATURATED: Score = 64 * DISC - 1;
+const SATURATED: Score = crate::eval::pattern::LIMIT;
 
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
 const SELECTIVE_COST: [f64; 2] = [0.05, 0.1];

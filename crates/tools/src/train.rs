@@ -105,7 +105,71 @@ pub struct TrainConfig {
     /// A position also trains the stages whose disc range, widened by this many discs
     /// on each side, holds its disc count (0: its own stage only).
     pub stage_overlap: u32,
+    pub optimizer: Optimizer,
     pub seed: u64,
+}
+
+/// How a weight moves on each sample's error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Optimizer {
+    /// Plain stochastic gradient descent: every weight moves `rate` times the error. A
+    /// configuration seen a few times moves little, which keeps rare weights near zero.
+    Sgd,
+    /// Adam, per weight and only when the weight is active: each weight's step is scaled
+    /// by its own gradients' size, so a rare configuration learns as fast as a common one.
+    Adam,
+}
+
+impl Optimizer {
+    pub fn by_name(name: &str) -> Option<Optimizer> {
+        match name {
+            "sgd" => Some(Optimizer::Sgd),
+            "adam" => Some(Optimizer::Adam),
+            _ => None,
+        }
+    }
+}
+
+/// Adam's moments of one weight, with the powers of the decay rates that correct their
+/// start from zero (each weight counts its own steps).
+#[derive(Clone, Copy, Debug)]
+struct Moments {
+    mean: f32,
+    square: f32,
+    mean_decay_power: f32,
+    square_decay_power: f32,
+}
+
+/// `x`, or zero once it is too small to matter.
+#[inline]
+fn flush_tiny(x: f32) -> f32 {
+    if x < 1e-30 { 0.0 } else { x }
+}
+
+impl Moments {
+    const MEAN_DECAY: f32 = 0.9;
+    const SQUARE_DECAY: f32 = 0.999;
+    const START: Moments = Moments {
+        mean: 0.0,
+        square: 0.0,
+        mean_decay_power: 1.0,
+        square_decay_power: 1.0,
+    };
+
+    /// The step for `gradient` (in the direction that lowers the error), `rate` long
+    /// when the gradients agree.
+    #[inline]
+    fn step(&mut self, gradient: f32, rate: f32) -> f32 {
+        self.mean = Self::MEAN_DECAY * self.mean + (1.0 - Self::MEAN_DECAY) * gradient;
+        self.square =
+            Self::SQUARE_DECAY * self.square + (1.0 - Self::SQUARE_DECAY) * gradient * gradient;
+        // The powers go to zero before they turn subnormal, which is slow to compute.
+        self.mean_decay_power = flush_tiny(self.mean_decay_power * Self::MEAN_DECAY);
+        self.square_decay_power = flush_tiny(self.square_decay_power * Self::SQUARE_DECAY);
+        let mean = self.mean / (1.0 - self.mean_decay_power);
+        let square = self.square / (1.0 - self.square_decay_power);
+        rate * mean / (square.sqrt() + 1e-6)
+    }
 }
 
 impl Default for TrainConfig {
@@ -122,6 +186,7 @@ impl Default for TrainConfig {
             // Overlaps of 2, 4, 6, 8 and 12 discs against none, 2,000 games at depth 6:
             // +65, +87, +102, +88, +72 Elo (src/eval/README.md).
             stage_overlap: 6,
+            optimizer: Optimizer::Sgd,
             seed: 1,
         }
     }
@@ -290,6 +355,8 @@ pub struct Trainer {
     stages: usize,
     weights: Vec<f32>,
     scratch: Vec<u32>,
+    /// Adam's state per weight, made by the first Adam epoch.
+    moments: Vec<Moments>,
 }
 
 impl Trainer {
@@ -301,6 +368,7 @@ impl Trainer {
             stages,
             weights: vec![0.0; layout.stage_len as usize * stages],
             scratch: vec![0; layout.active()],
+            moments: Vec::new(),
         }
     }
 
@@ -356,8 +424,12 @@ impl Trainer {
         rates: (f32, f32),
         l2: f32,
         overlap: u32,
+        optimizer: Optimizer,
     ) {
         let len = self.layout.stage_len;
+        if optimizer == Optimizer::Adam && self.moments.is_empty() {
+            self.moments = vec![Moments::START; self.weights.len()];
+        }
         let step = (rates.1 - rates.0) / order.len().max(1) as f32;
         for (n, &i) in order.iter().enumerate() {
             let rate = rates.0 + step * n as f32;
@@ -377,8 +449,13 @@ impl Trainer {
                         .map(|&i| self.weights[i.wrapping_add(shift) as usize])
                         .sum::<f32>();
                 for k in 0..self.scratch.len() {
-                    let w = &mut self.weights[self.scratch[k].wrapping_add(shift) as usize];
-                    *w += rate * (error - l2 * *w);
+                    let slot = self.scratch[k].wrapping_add(shift) as usize;
+                    let w = &mut self.weights[slot];
+                    let gradient = error - l2 * *w;
+                    *w += match optimizer {
+                        Optimizer::Sgd => rate * gradient,
+                        Optimizer::Adam => self.moments[slot].step(gradient, rate),
+                    };
                 }
             }
         }
@@ -453,7 +530,14 @@ pub fn fit(
         // pushed them (see src/eval/README.md).
         let rate_at = |e: usize| config.learning_rate * (1.0 - e as f32 / config.epochs as f32);
         let rates = (rate_at(epoch), rate_at(epoch + 1));
-        trainer.epoch(&data.train, &order, rates, config.l2, config.stage_overlap);
+        trainer.epoch(
+            &data.train,
+            &order,
+            rates,
+            config.l2,
+            config.stage_overlap,
+            config.optimizer,
+        );
         // Measuring on the whole training set doubles the cost: a fixed tenth will do.
         let probe: Vec<Sample> = data.train.iter().step_by(10).copied().collect();
         let train = trainer.errors(&probe).overall();
@@ -526,6 +610,56 @@ mod tests {
     }
 
     #[test]
+    fn adam_fits_the_learnable_target_too() {
+        let samples = corner_samples();
+        let data = Dataset {
+            train: samples[..300].to_vec(),
+            test: samples[300..].to_vec(),
+            games: 0,
+        };
+        let initial = Trainer::new(features::STAGES).errors(&data.train).overall();
+        let config = TrainConfig {
+            epochs: 6,
+            learning_rate: 0.05,
+            optimizer: Optimizer::Adam,
+            ..TrainConfig::default()
+        };
+        let mut trainer = fit(
+            Trainer::new(features::STAGES),
+            &data,
+            &config,
+            &mut |_, _, _, _| {},
+        );
+        let after = trainer.errors(&data.train).overall();
+        assert!(after < initial * 0.5, "training error {after} vs {initial}");
+    }
+
+    #[test]
+    fn adam_moves_a_rarely_seen_weight_as_far_as_a_common_one() {
+        // One sample seen once: plain SGD moves each of its weights by rate * error,
+        // Adam by about its rate whatever the error's size.
+        let sample = corner_samples()[5];
+        let sample = Sample {
+            label: 1.0,
+            ..sample
+        };
+        let moved = |optimizer: Optimizer, rate: f32| {
+            let mut trainer = Trainer::new(features::STAGES);
+            trainer.epoch(&[sample], &[0], (rate, rate), 0.0, 0, optimizer);
+            trainer.slots(&sample);
+            let slot = trainer.scratch[0];
+            // Placements with the same configuration share a weight, which moves once
+            // for each.
+            let times = trainer.scratch.iter().filter(|&&s| s == slot).count() as f32;
+            trainer.weights[slot as usize] / times
+        };
+        let sgd = moved(Optimizer::Sgd, 0.001);
+        let adam = moved(Optimizer::Adam, 0.05);
+        assert!((sgd - 0.001).abs() < 1e-6, "sgd moved {sgd}");
+        assert!((adam - 0.05).abs() < 1e-3, "adam moved {adam}");
+    }
+
+    #[test]
     fn an_overlapping_stage_learns_from_its_neighbours_positions() {
         // Positions of 20 to 23 discs (stage 4) only; stage 5 starts at 24 discs.
         let samples: Vec<Sample> = corner_samples()
@@ -537,7 +671,7 @@ mod tests {
         let len = features::layout().stage_len as usize;
         let stage_weights = |overlap: u32, stage: usize| {
             let mut trainer = Trainer::new(features::STAGES);
-            trainer.epoch(&samples, &order, (0.01, 0.01), 0.0, overlap);
+            trainer.epoch(&samples, &order, (0.01, 0.01), 0.0, overlap, Optimizer::Sgd);
             trainer.weights[stage * len..(stage + 1) * len]
                 .iter()
                 .filter(|w| **w != 0.0)

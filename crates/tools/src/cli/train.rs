@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use super::args::Args;
 use crate::train::{
-    Dataset, Labels, Sample, TrainConfig, Trainer, fit, load_games, load_samples, load_wthor,
+    Dataset, Labels, Optimizer, Sample, TrainConfig, Trainer, fit, load_games, load_samples,
+    load_wthor,
 };
 use iago_core::eval::features::{MAX_STAGES, STAGES};
 use iago_core::eval::pattern::{PatternEval, PatternWeights};
@@ -18,7 +19,7 @@ const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--games FILE ...] [--test-games FILE ...]
                   [--init WEIGHTS] [--out FILE]
                   [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
-                  [--labels MODE] [--game-weight W] [--stages S]
+                  [--labels MODE] [--game-weight W] [--stages S] [--optimizer sgd|adam]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
 crates/core/src/eval/weights/patterns.bin, which the next build embeds). The positions come from
@@ -36,6 +37,9 @@ of empties remain, the final result after), theoretical (everywhere), blend (sli
 from the theoretical score to the final result over the last moves).
 --stage-overlap D: a position also trains the stages within D discs of its own (each
 stage covers 4 disc counts), so that rare configurations borrow from the neighbours.
+--optimizer: sgd (plain gradient steps, `--rate` times the error) or adam (each
+weight's steps scaled by its own gradients, about `--rate` discs a step; rare
+configurations learn as fast as common ones).
 --stages S: weight sets, 1 to 60 (default 15), the 60 moves spread evenly over them;
 with --init, the initial weights' count.
 Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the end)
@@ -76,6 +80,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "--stage-overlap" => config.stage_overlap = args.number("--stage-overlap")?,
             "--stages" => stages = args.number("--stages")?,
             "--seed" => config.seed = args.number("--seed")?,
+            "--optimizer" => {
+                let name = args.value("--optimizer")?;
+                config.optimizer = Optimizer::by_name(&name)
+                    .ok_or_else(|| format!("--optimizer: {name:?} is not sgd or adam"))?;
+            }
             "--labels" => {
                 let name = args.value("--labels")?;
                 config.labels = Labels::by_name(&name).ok_or_else(|| {

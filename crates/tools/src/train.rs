@@ -17,7 +17,7 @@ use iago_core::othello::Position;
 use iago_core::othello::wthor::parse_wthor;
 
 /// One labelled position.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
     pub player: u64,
     pub opponent: u64,
@@ -296,16 +296,31 @@ pub fn load_samples(
 
 /// Reads self-play game records (see [`crate::corpus::records`]): every position of every
 /// game, labelled with the game's result for the side to move, exact from the move the
-/// game was solved on; the positions of every `holdout_every`-th game are held out.
-pub fn load_games(path: &Path, holdout_every: usize) -> Result<Dataset, String> {
+/// game was solved on; the positions of every `holdout_every`-th game are held out. Of
+/// the other games every `train_every`-th trains (1: all of them) and the rest are left
+/// out, so that fits on shares of a file test on the same held-out games.
+pub fn load_games(
+    path: &Path,
+    holdout_every: usize,
+    train_every: usize,
+) -> Result<Dataset, String> {
     let games = crate::corpus::records::read(path)?;
     let holdout = holdout_every.max(2);
+    let train_every = train_every.max(1);
     let mut data = Dataset::default();
+    let mut training_games = 0usize;
     for (i, game) in games.iter().enumerate() {
+        let held_out = (i + 1).is_multiple_of(holdout);
+        if !held_out {
+            training_games += 1;
+            if !(training_games - 1).is_multiple_of(train_every) {
+                continue;
+            }
+        }
         let positions = game
             .replay()
             .map_err(|e| format!("{}: game {}: {e}", path.display(), i + 1))?;
-        let target = if (i + 1).is_multiple_of(holdout) {
+        let target = if held_out {
             &mut data.test
         } else {
             &mut data.train
@@ -720,5 +735,42 @@ mod tests {
         // White, alternating from Black's first move.
         let labels: Vec<f32> = data.train.iter().map(|s| s.label).collect();
         assert_eq!(labels, vec![8.0, -8.0, 8.0, -8.0]);
+    }
+
+    #[test]
+    fn a_share_of_the_training_games_keeps_the_same_held_out_games() {
+        use crate::corpus::records::{GameRecord, write};
+        // A whole game along the lowest legal square, passes included.
+        let mut pos = Position::start();
+        let mut moves = Vec::new();
+        while !(pos.has_no_move() && pos.pass().has_no_move()) {
+            if pos.has_no_move() {
+                pos = pos.pass();
+            }
+            let square = pos.moves().trailing_zeros();
+            moves.push(square as u8);
+            pos = pos.play_square(square);
+        }
+        let black = match pos.side {
+            Color::Black => pos.final_disc_difference(),
+            Color::White => -pos.final_disc_difference(),
+        };
+        let game = GameRecord {
+            moves,
+            black_result: black as i8,
+            exact_from: None,
+            opening: 0,
+        };
+        let per_game = game.replay().unwrap().len();
+        let path = std::env::temp_dir().join(format!("iago-share-test-{}", std::process::id()));
+        write(&path, &vec![game; 30]).unwrap();
+        let all = load_games(&path, 10, 1).unwrap();
+        let third = load_games(&path, 10, 3).unwrap();
+        std::fs::remove_file(&path).ok();
+        // Games 10, 20 and 30 are held out in both; of the other 27, every third trains.
+        assert_eq!(all.test.len(), 3 * per_game);
+        assert_eq!(third.test, all.test);
+        assert_eq!(all.train.len(), 27 * per_game);
+        assert_eq!(third.train.len(), 9 * per_game);
     }
 }

@@ -18,7 +18,7 @@ use iago_core::othello::{DISC, Position};
 const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--games FILE ...] [--test-games FILE ...]
                   [--init WEIGHTS] [--out FILE]
-                  [--game-step N] [--holdout N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
+                  [--game-step N] [--holdout N] [--train-every N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
                   [--labels MODE] [--game-weight W] [--stages S] [--optimizer sgd|adam]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
@@ -28,7 +28,9 @@ scored by iago's searches (`iago label`; --samples may be repeated), and from se
 game records (`iago selfplay`; --games may be repeated), every position labelled with
 its game's final result. --test-games files are held out whole. Positions of every
 N-th game are used (--game-step, default 1), every --holdout-th used game or record
-(default 10) is held out for testing. --init starts from a weight file (`embedded` for
+(default 10) is held out for testing. --train-every N: of the self-play games not held
+out, every N-th trains (default 1, all): a fit on a share of the games that tests on the
+same held-out games as the fit on all of them (learning curves). --init starts from a weight file (`embedded` for
 the weights in the binary) instead of zeros. --game-weight W (0 to 1, default 0) blends
 into each scored position's label what its game says of it (result or theoretical
 score) with weight W. Prints the error per epoch and per stage, in discs.
@@ -55,6 +57,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut init: Option<String> = None;
     let mut game_weight = 0.0f32;
     let mut stages = STAGES;
+    let mut train_every = 1usize;
     let mut out = PathBuf::from("crates/core/src/eval/weights/patterns.bin");
     let mut args = Args::new("train", args);
     while let Some(option) = args.next() {
@@ -74,6 +77,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "--game-weight" => game_weight = args.number("--game-weight")?,
             "--game-step" => config.game_step = args.number("--game-step")?,
             "--holdout" => config.holdout_every = args.number("--holdout")?,
+            "--train-every" => train_every = args.number("--train-every")?,
             "--epochs" => config.epochs = args.number("--epochs")?,
             "--rate" => config.learning_rate = args.number("--rate")?,
             "--l2" => config.l2 = args.number("--l2")?,
@@ -105,8 +109,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             format!("train: give --wthor DIR, --samples FILE or --games FILE\n{HELP}").into(),
         );
     }
-    if config.game_step == 0 || config.holdout_every < 2 {
-        return Err("train: --game-step must be at least 1 and --holdout at least 2".into());
+    if config.game_step == 0 || config.holdout_every < 2 || train_every == 0 {
+        return Err(
+            "train: --game-step and --train-every must be at least 1 and --holdout at least 2"
+                .into(),
+        );
     }
     if !(config.learning_rate.is_finite() && config.learning_rate > 0.0 && config.l2 >= 0.0) {
         return Err("train: --rate must be positive and --l2 not negative".into());
@@ -138,7 +145,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     // The held-out positions of self-play games, reported apart.
     let mut selfplay_test: Vec<Sample> = Vec::new();
     for path in &games {
-        let played = load_games(path, config.holdout_every)?;
+        let played = load_games(path, config.holdout_every, train_every)?;
         outln!(
             "data: {} games, {} training positions and {} held out from {}",
             played.games,
@@ -150,7 +157,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         data.extend(played);
     }
     for path in &test_games {
-        let mut played = load_games(path, usize::MAX)?;
+        let mut played = load_games(path, usize::MAX, 1)?;
         played.test.append(&mut played.train);
         outln!(
             "data: {} games, {} positions held out from {}",

@@ -4,7 +4,8 @@
 # games byte for byte), self-plays for SECONDS, checks and expands the records, fits the
 # weights with gpu/fit.py on the GPU, and leaves under $OUT:
 #   weights.bin   the fitted weights (IAGOPAT1, 30 stages: iago --eval pattern:weights.bin)
-#   games.gam.gz  the first games of the run (IAGOGAM1, gzip, under 16 MB)
+#   games-N.gam.gz  the run's games in order (IAGOGAM1, gzip), up to PARTS (5) files of
+#                 under 16 MB each, about 350,000 games a file
 #   log.txt       every step, command and figure; fit.txt the fit's own report
 # It ends within BUDGET seconds (default 500) whatever SECONDS says: self-play gets what
 # the other steps leave. A mismatch between GPU and CPU is reported as MISMATCH and the
@@ -15,7 +16,8 @@
 # --cpu (or DEVICE_RUN_CPU=1) runs the same steps with the CPU build and tiny sizes, to
 # test the script on a machine without a GPU; OUT defaults to ./device-out there.
 # Settings (environment): DEPTH EXACT RANDOM_MOVES SEED (the level and the games),
-# GAMES_CAP, BUDGET, PROBE_LIMIT, FIT_SECONDS, FIT_MAX_GAMES, FIT_ARGS, NVCC_FLAGS, PYTHON.
+# GAMES_CAP, BUDGET, PROBE_LIMIT, FIT_SECONDS, FIT_MAX_GAMES, FIT_ARGS, NVCC_FLAGS, PYTHON,
+# PARTS, PART_BYTES.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -36,7 +38,8 @@ else
     FIT_SECONDS=${FIT_SECONDS:-120} FIT_MAX_GAMES=${FIT_MAX_GAMES:-600000} PROBE_GAMES=256
     PERFT=11
 fi
-RANDOM_MOVES=${RANDOM_MOVES:-10} SEED=${SEED:-45} PYTHON=${PYTHON:-python3} PROBE_LIMIT=${PROBE_LIMIT:-60}
+RANDOM_MOVES=${RANDOM_MOVES:-10} SEED=${SEED:-45} PARTS=${PARTS:-5}
+PART_BYTES=${PART_BYTES:-15500000} PYTHON=${PYTHON:-python3} PROBE_LIMIT=${PROBE_LIMIT:-60}
 out=${OUT:-$PWD/device-out}
 work=$(mktemp -d /tmp/iago-run.XXXXXX)
 mkdir -p "$out"
@@ -153,10 +156,10 @@ else
 fi
 
 # ---- Self-play -----------------------------------------------------------------------
-# Games in flight at the end must be done by `hard`, when the fit, a minute of checks,
-# expansion and packing still fit in the budget; no game starts after `soft`, three probe
+# Games in flight at the end must be done by `hard`, when the fit and a minute and a half
+# of checks, expansion and packing still fit in the budget; no game starts after `soft`, three probe
 # times before.
-hard=$((BUDGET - SECONDS - FIT_SECONDS - 60))
+hard=$((BUDGET - SECONDS - FIT_SECONDS - 90))
 soft=$((hard - 3 * latency))
 [ "$soft" -gt "$seconds" ] && soft=$seconds
 [ "$soft" -lt 5 ] && soft=5
@@ -195,16 +198,25 @@ else
     say "FAILED: no fit ($PYTHON has no numpy)"
 fi
 
-# ---- A sample of the records -------------------------------------------------------
-sample=${games:-0}
-while :; do
-    "$ref" head "$work/games.gam" --games "$sample" --out "$work/sample.gam"
-    gzip -6 -c "$work/sample.gam" >"$out/games.gam.gz"
-    size=$(wc -c <"$out/games.gam.gz")
-    [ "$size" -le 15500000 ] && break
-    sample=$((sample * 15000000 / size))
+# ---- The records ---------------------------------------------------------------------
+# In game order, into up to PARTS files of under 16 MB each (what comes back from the
+# machine: 8 files, with log.txt, fit.txt and weights.bin), about 350,000 games a file.
+packed=0
+part=0
+while [ "$part" -lt "$PARTS" ] && [ "$packed" -lt "${games:-0}" ]; do
+    part=$((part + 1))
+    count=$((games - packed))
+    while :; do
+        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --out "$work/part.gam"
+        gzip -6 -c "$work/part.gam" >"$out/games-$part.gam.gz"
+        size=$(wc -c <"$out/games-$part.gam.gz")
+        [ "$size" -le "$PART_BYTES" ] && break
+        count=$((count * PART_BYTES * 97 / 100 / size))
+    done
+    say "games-$part.gam.gz: games $((packed + 1)) to $((packed + count)) of $games, $size bytes"
+    packed=$((packed + count))
 done
-say "games.gam.gz: the first $sample of $games games, $size bytes"
+say "records: $packed of ${games:-0} games in $part files"
 
 say "summary: $problems mismatches; $(grep -h '^played' "$log" | tail -1)"
 say "summary: $(grep -h '^overall' "$out/fit.txt" 2>/dev/null | tail -1)"

@@ -38,7 +38,8 @@ static const char* USAGE =
     "                               re-solves the solve point of the first K solved games\n"
     "  positions GAMES [--every K] [--min-empties A] [--max-empties B]\n"
     "                               position strings of the records' positions\n"
-    "  head GAMES --games K --out FILE  the first K records\n"
+    "  head GAMES --games K [--skip S] --out FILE\n"
+    "                               K records after the first S (default 0): the first K\n"
     "  canonical --out FILE         the tied index of every weight index (IAGOCAN1: the\n"
     "                               magic, u32 stage_len, stage_len u32), for gpu/fit.py\n"
     "common options: --weights FILE (IAGOPAT1, default\n"
@@ -848,13 +849,15 @@ static int mode_expand(const Args& args) {
 }
 
 static int mode_head(const Args& args) {
-  args.only({"--games", "--out"});
+  args.only({"--games", "--skip", "--out"});
   if (args.positional.size() != 1) fail("head: give a game file");
   const std::vector<Record> records = read_records(args.positional[0]);
   const size_t games = (size_t)args.number("--games", 1000, 0, 1LL << 40);
+  const size_t skip = std::min((size_t)args.number("--skip", 0, 0, 1LL << 40), records.size());
   const std::string out = args.text("--out", "");
   if (out.empty()) fail("head: give --out FILE");
-  write_records(out, records.data(), std::min(games, records.size()));
+  // Parts of a file, as a run packs its records into files of limited size.
+  write_records(out, records.data() + skip, std::min(games, records.size() - skip));
   return 0;
 }
 

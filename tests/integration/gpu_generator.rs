@@ -468,6 +468,35 @@ fn the_same_seed_gives_the_same_games_whatever_the_threads() {
 }
 
 #[test]
+fn head_cuts_a_file_into_parts_in_game_order() {
+    let (path, records) = games();
+    let dir = scratch();
+    let part = |name: &str, skip: &str, count: &str| {
+        let out = dir.join(name);
+        let text = ok(run(
+            &[
+                "head",
+                path.to_str().unwrap(),
+                "--skip",
+                skip,
+                "--games",
+                count,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "",
+        ));
+        assert!(text.is_empty(), "{text}");
+        read_records(&std::fs::read(out).unwrap())
+    };
+    assert_eq!(part("first.gam", "0", "15")[..], records[..15]);
+    assert_eq!(part("middle.gam", "15", "15")[..], records[15..30]);
+    // The last part holds what is left; past the end, none.
+    assert_eq!(part("last.gam", "30", "15")[..], records[30..]);
+    assert!(part("none.gam", "50", "15").is_empty());
+}
+
+#[test]
 fn opening_lines_come_first() {
     let dir = scratch();
     let openings = dir.join("openings.txt");

@@ -739,28 +739,8 @@ mod tests {
 
     #[test]
     fn a_share_of_the_training_games_keeps_the_same_held_out_games() {
-        use crate::corpus::records::{GameRecord, write};
-        // A whole game along the lowest legal square, passes included.
-        let mut pos = Position::start();
-        let mut moves = Vec::new();
-        while !(pos.has_no_move() && pos.pass().has_no_move()) {
-            if pos.has_no_move() {
-                pos = pos.pass();
-            }
-            let square = pos.moves().trailing_zeros();
-            moves.push(square as u8);
-            pos = pos.play_square(square);
-        }
-        let black = match pos.side {
-            Color::Black => pos.final_disc_difference(),
-            Color::White => -pos.final_disc_difference(),
-        };
-        let game = GameRecord {
-            moves,
-            black_result: black as i8,
-            exact_from: None,
-            opening: 0,
-        };
+        use crate::corpus::records::{first_move_game, write};
+        let game = first_move_game();
         let per_game = game.replay().unwrap().len();
         let path = std::env::temp_dir().join(format!("iago-share-test-{}", std::process::id()));
         write(&path, &vec![game; 30]).unwrap();

@@ -192,36 +192,37 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
     decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// A whole game along the lowest legal square, passes included (for tests).
+#[cfg(test)]
+pub(crate) fn first_move_game() -> GameRecord {
+    let mut pos = Position::start();
+    let mut moves = Vec::new();
+    loop {
+        if pos.has_no_move() {
+            if pos.pass().has_no_move() {
+                break;
+            }
+            pos = pos.pass();
+        }
+        let square = pos.moves().trailing_zeros();
+        moves.push(square as u8);
+        pos = pos.play_square(square);
+    }
+    let black = match pos.side {
+        Color::Black => pos.final_disc_difference(),
+        Color::White => -pos.final_disc_difference(),
+    };
+    GameRecord {
+        moves,
+        black_result: black as i8,
+        exact_from: Some(40),
+        opening: 2,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A whole game along the lowest legal square, passes included.
-    fn first_move_game() -> GameRecord {
-        let mut pos = Position::start();
-        let mut moves = Vec::new();
-        loop {
-            if pos.has_no_move() {
-                if pos.pass().has_no_move() {
-                    break;
-                }
-                pos = pos.pass();
-            }
-            let square = pos.moves().trailing_zeros();
-            moves.push(square as u8);
-            pos = pos.play_square(square);
-        }
-        let black = match pos.side {
-            Color::Black => pos.final_disc_difference(),
-            Color::White => -pos.final_disc_difference(),
-        };
-        GameRecord {
-            moves,
-            black_result: black as i8,
-            exact_from: Some(40),
-            opening: 2,
-        }
-    }
 
     #[test]
     fn records_round_trip_compressed_or_not() {

@@ -31,9 +31,9 @@ N-th game are used (--game-step, default 1), every --holdout-th used game or rec
 (default 10) is held out for testing. --train-every N: of the self-play games not held
 out, every N-th trains (default 1, all): a fit on a share of the games that tests on the
 same held-out games as the fit on all of them (learning curves). --init starts from a
-weight file (`embedded` for the weights in the binary) instead of zeros. --game-weight W (0 to 1, default 0) blends
-into each scored position's label what its game says of it (result or theoretical
-score) with weight W. Prints the error per epoch and per stage, in discs.
+weight file (`embedded` for the weights in the binary) instead of zeros. --game-weight W
+(0 to 1, default 0) blends into each scored position's label what its game says of it
+(result or theoretical score) with weight W. Prints the error per epoch and per stage, in discs.
 Labels (src/eval/README.md): split (the game's theoretical score while at least its depth
 of empties remain, the final result after), theoretical (everywhere), blend (sliding
 from the theoretical score to the final result over the last moves).

@@ -3,7 +3,8 @@
 // The same 11 patterns and their 46 distinct symmetric placements in the same order, the
 // same ternary index of each placement (the squares of the pattern in increasing bit order
 // are the digits, 1 for the side to move's disc, 2 for the opponent's), then the two
-// mobility features and the parity of the empties: 49 weights a position, from the weight
+// mobility features, the parity of the empties and the two potential mobilities: 51
+// weights a position, from the weight
 // set of the position's stage (by discs on the board, as many stages as the weight file
 // has: 15 are 4 disc counts each), summed in
 // hundredths of a disc and clamped to +-6399.
@@ -25,7 +26,7 @@
 #define MAX_PATTERN_SQUARES 10
 #define MAX_MOBILITY 39
 #define MAX_STAGES 60
-#define ACTIVE_FEATURES (PLACEMENT_COUNT + 3)
+#define ACTIVE_FEATURES (PLACEMENT_COUNT + 5)
 // Largest evaluation: less than any won game's score.
 #define EVAL_LIMIT (64 * 100 - 1)
 
@@ -37,7 +38,8 @@ struct EvalLayout {
   uint8_t digits[PLACEMENT_COUNT];
   uint8_t symmetry[PLACEMENT_COUNT];
   uint32_t offset[PLACEMENT_COUNT];
-  uint32_t mobility_offset, opponent_mobility_offset, parity_offset, stage_len;
+  uint32_t mobility_offset, opponent_mobility_offset, parity_offset, potential_offset,
+      opponent_potential_offset, stage_len;
 };
 
 // The patterns' squares in their canonical orientation (features.rs PATTERNS).
@@ -52,11 +54,13 @@ static const uint64_t PATTERN_MASKS[PATTERN_COUNT] = {
     (1ULL << 1) | (1ULL << 10) | (1ULL << 19) | (1ULL << 28) | (1ULL << 37) | (1ULL << 46) |
         (1ULL << 55),                                                  // diagonal-7
     (1ULL << 2) | (1ULL << 11) | (1ULL << 20) | (1ULL << 29) | (1ULL << 38) | (1ULL << 47),
-    (1ULL << 3) | (1ULL << 12) | (1ULL << 21) | (1ULL << 30) | (1ULL << 39),
-    (1ULL << 4) | (1ULL << 13) | (1ULL << 22) | (1ULL << 31),          // diagonal-4
     0xFFULL << 8,                                                      // line-2
     0xFFULL << 16,                                                     // line-3
     0xFFULL << 24,                                                     // line-4
+    (1ULL << 0) | (1ULL << 2) | (1ULL << 3) | (1ULL << 4) | (1ULL << 5) | (1ULL << 7) |
+        (1ULL << 10) | (1ULL << 11) | (1ULL << 12) | (1ULL << 13),     // corner+block
+    (1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 3) | (1ULL << 8) | (1ULL << 9) |
+        (1ULL << 10) | (1ULL << 16) | (1ULL << 17) | (1ULL << 24),     // corner-triangle
 };
 
 // The 8 symmetries in iago's order (symmetry.rs Symmetry::ALL): (transpose, flip rows,
@@ -126,7 +130,9 @@ inline EvalLayout make_layout() {
   layout.mobility_offset = offset;
   layout.opponent_mobility_offset = offset + MAX_MOBILITY + 1;
   layout.parity_offset = layout.opponent_mobility_offset + MAX_MOBILITY + 1;
-  layout.stage_len = layout.parity_offset + 2;
+  layout.potential_offset = layout.parity_offset + 2;
+  layout.opponent_potential_offset = layout.potential_offset + MAX_MOBILITY + 1;
+  layout.stage_len = layout.opponent_potential_offset + MAX_MOBILITY + 1;
   return layout;
 }
 
@@ -207,9 +213,9 @@ HD int16_t load_weight(const int16_t* w) {
 #define FOR_EACH_PLACEMENT(X)                                                              \
   X(0, 0) X(0, 2) X(0, 4) X(0, 6) X(1, 0) X(1, 1) X(1, 2) X(1, 3) X(2, 0) X(2, 1) X(2, 2)  \
   X(2, 3) X(2, 4) X(2, 5) X(2, 6) X(2, 7) X(3, 0) X(3, 1) X(4, 0) X(4, 1) X(4, 2) X(4, 3)  \
-  X(5, 0) X(5, 1) X(5, 2) X(5, 3) X(6, 0) X(6, 1) X(6, 2) X(6, 3) X(7, 0) X(7, 1) X(7, 2)  \
-  X(7, 3) X(8, 0) X(8, 2) X(8, 4) X(8, 6) X(9, 0) X(9, 2) X(9, 4) X(9, 6) X(10, 0)        \
-  X(10, 2) X(10, 4) X(10, 6)
+  X(5, 0) X(5, 1) X(5, 2) X(5, 3) X(6, 0) X(6, 2) X(6, 4) X(6, 6) X(7, 0) X(7, 2) X(7, 4)  \
+  X(7, 6) X(8, 0) X(8, 2) X(8, 4) X(8, 6) X(9, 0) X(9, 2) X(9, 4) X(9, 6) X(10, 0)        \
+  X(10, 1) X(10, 2) X(10, 3)
 
 // Where each pattern's weights start within a stage (3^squares each), and the rest.
 #define PATTERN_OFFSET_0 0u
@@ -219,14 +225,16 @@ HD int16_t load_weight(const int16_t* w) {
 #define PATTERN_OFFSET_4 144342u
 #define PATTERN_OFFSET_5 146529u
 #define PATTERN_OFFSET_6 147258u
-#define PATTERN_OFFSET_7 147501u
-#define PATTERN_OFFSET_8 147582u
-#define PATTERN_OFFSET_9 154143u
-#define PATTERN_OFFSET_10 160704u
-#define MOBILITY_OFFSET 167265u
+#define PATTERN_OFFSET_7 153819u
+#define PATTERN_OFFSET_8 160380u
+#define PATTERN_OFFSET_9 166941u
+#define PATTERN_OFFSET_10 225990u
+#define MOBILITY_OFFSET 285039u
 #define OPPONENT_MOBILITY_OFFSET (MOBILITY_OFFSET + MAX_MOBILITY + 1)
 #define PARITY_OFFSET (OPPONENT_MOBILITY_OFFSET + MAX_MOBILITY + 1)
-#define STAGE_LEN (PARITY_OFFSET + 2)
+#define POTENTIAL_OFFSET (PARITY_OFFSET + 2)
+#define OPPONENT_POTENTIAL_OFFSET (POTENTIAL_OFFSET + MAX_MOBILITY + 1)
+#define STAGE_LEN (OPPONENT_POTENTIAL_OFFSET + MAX_MOBILITY + 1)
 
 // The base-3 value of each 8-bit number's digits: the table the GPU reads from global
 // memory (threads read different entries), filled by the host.
@@ -263,11 +271,23 @@ HD uint32_t pattern_2(u64 b) {  // a1-e2
 HD uint32_t pattern_3(u64 b) { return ternary(diagonal_bits(b, 0x8040201008040201ULL)); }
 HD uint32_t pattern_4(u64 b) { return ternary(diagonal_bits(b, 0x0080402010080402ULL) >> 1); }
 HD uint32_t pattern_5(u64 b) { return ternary(diagonal_bits(b, 0x0000804020100804ULL) >> 2); }
-HD uint32_t pattern_6(u64 b) { return ternary(diagonal_bits(b, 0x0000008040201008ULL) >> 3); }
-HD uint32_t pattern_7(u64 b) { return ternary(diagonal_bits(b, 0x0000000080402010ULL) >> 4); }
-HD uint32_t pattern_8(u64 b) { return ternary((uint32_t)(b >> 8 & 0xFF)); }
-HD uint32_t pattern_9(u64 b) { return ternary((uint32_t)(b >> 16 & 0xFF)); }
-HD uint32_t pattern_10(u64 b) { return ternary((uint32_t)(b >> 24 & 0xFF)); }
+HD uint32_t pattern_6(u64 b) { return ternary((uint32_t)(b >> 8 & 0xFF)); }
+HD uint32_t pattern_7(u64 b) { return ternary((uint32_t)(b >> 16 & 0xFF)); }
+HD uint32_t pattern_8(u64 b) { return ternary((uint32_t)(b >> 24 & 0xFF)); }
+HD uint32_t pattern_9(u64 b) {  // a1, c1-f1, h1, c2-f2
+  const uint32_t edge = (uint32_t)((b & 1) | (b >> 1 & 0x1E) | (b >> 2 & 0x20));
+  return ternary(edge) + 729u * ternary((uint32_t)(b >> 10 & 0xF));
+}
+HD uint32_t pattern_10(u64 b) {  // a1-d1, a2-c2, a3-b3, a4
+  return ternary((uint32_t)(b & 0xF)) + 81u * ternary((uint32_t)(b >> 8 & 7)) +
+         2187u * ternary((uint32_t)(b >> 16 & 3)) + 19683u * (uint32_t)(b >> 24 & 1);
+}
+
+// The squares next to any of `discs` (in the 8 directions), not among them.
+HD u64 neighbours(u64 discs) {
+  const u64 sideways = (discs << 1 & 0xFEFEFEFEFEFEFEFEULL) | (discs >> 1 & 0x7F7F7F7F7F7F7F7FULL) | discs;
+  return (sideways | sideways << 8 | sideways >> 8) & ~discs;
+}
 
 // Rows mirrored (a1 <-> a8): a row is a byte.
 HD u64 flip_rows(u64 b) {
@@ -306,7 +326,7 @@ HD u64 transpose(u64 b) {
             b##3 = flip_columns(b##2), b##4 = transpose(b##0), b##5 = flip_columns(b##4), \
             b##6 = flip_rows(b##4), b##7 = flip_columns(b##6)
 
-// Calls visit(index) for each of the 49 active features' weight index (within the
+// Calls visit(index) for each of the 51 active features' weight index (within the
 // stage), in iago's order: the placements, the two mobilities, the parity. `mobility`
 // is the side to move's move count if known (else negative).
 template <class Visit>
@@ -322,9 +342,15 @@ HD void for_each_feature(u64 player, u64 opponent, int mobility, Visit visit) {
   visit(MOBILITY_OFFSET + (mobility < MAX_MOBILITY ? mobility : MAX_MOBILITY));
   visit(OPPONENT_MOBILITY_OFFSET + (opponent_mobility < MAX_MOBILITY ? opponent_mobility : MAX_MOBILITY));
   visit(PARITY_OFFSET + (popcount64(~(player | opponent)) & 1));
+  // Potential mobility: the empty squares next to the other side's discs.
+  const u64 empty = ~(player | opponent);
+  const int potential = popcount64(neighbours(opponent) & empty);
+  const int opponent_potential = popcount64(neighbours(player) & empty);
+  visit(POTENTIAL_OFFSET + (potential < MAX_MOBILITY ? potential : MAX_MOBILITY));
+  visit(OPPONENT_POTENTIAL_OFFSET + (opponent_potential < MAX_MOBILITY ? opponent_potential : MAX_MOBILITY));
 }
 
-// Writes the weight index (within the stage) of each of the 49 active features.
+// Writes the weight index (within the stage) of each of the 51 active features.
 HD void feature_indices(u64 player, u64 opponent, uint32_t* out) {
   int n = 0;
   for_each_feature(player, opponent, -1, [&](uint32_t index) { out[n++] = index; });

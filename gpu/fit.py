@@ -3,7 +3,7 @@
 when there is one, on the CPU otherwise (PyTorch, or NumPy when PyTorch is missing).
 
 The model is the one of crates/tools/src/train.rs: one weight per tied feature per stage,
-a position's value the sum of its 49 features' weights from its stage's set, fitted on the
+a position's value the sum of its 51 features' weights from its stage's set, fitted on the
 squared error in discs. Stages are by disc count, --stages of them over the 60 disc counts
 4..63 (15: iago's 4 discs a stage; 60: one per disc count). --stage-overlap D trains a
 position also into the stages within D discs of its own, as `iago train` does. Adam on
@@ -37,7 +37,7 @@ try:
 except ImportError:  # the NumPy path below does the same fit, slower
     torch = None
 
-FEATURES = 49
+FEATURES = 51
 EVAL_LIMIT = 6399  # iago clamps its evaluation to +-(64 discs - 1/100)
 ZERO_RUN = -32768
 
@@ -50,7 +50,7 @@ def log(*parts):
 
 
 class Features:
-    """An IAGOFEA1 file: tied indices (N x 49), discs, labels (side to move), flags."""
+    """An IAGOFEA1 file: tied indices (N x 51), discs, labels (side to move), flags."""
 
     def __init__(self, path):
         with open(path, "rb") as f:
@@ -59,7 +59,7 @@ class Features:
             raise SystemExit(f"{path}: not an IAGOFEA1 file")
         n, f_count, stage_len = struct.unpack("<QII", head[8:24])
         if f_count != FEATURES:
-            raise SystemExit(f"{path}: {f_count} features a position, 49 expected")
+            raise SystemExit(f"{path}: {f_count} features a position, {FEATURES} expected")
         raw = np.memmap(path, dtype=np.uint8, mode="r")
         need = 24 + n * FEATURES * 4 + 3 * n
         if raw.size != need:

@@ -783,7 +783,7 @@ static int mode_positions(const Args& args) {
   return 0;
 }
 
-// IAGOFEA1: magic, u64 N, u32 F (49), u32 stage_len, then N x F u32 tied feature indices,
+// IAGOFEA1: magic, u64 N, u32 F (51), u32 stage_len, then N x F u32 tied feature indices,
 // N x u8 discs, N x i8 label (the result for the side to move), N x u8 flags (bit 0: exact).
 static int mode_expand(const Args& args) {
   args.only({"--in", "--out", "--labels"});

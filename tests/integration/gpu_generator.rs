@@ -562,7 +562,7 @@ fn read_features(bytes: &[u8]) -> Features {
     let n = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
     let f = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
     let stage_len = u32::from_le_bytes(bytes[20..24].try_into().unwrap());
-    assert_eq!(f, 49);
+    assert_eq!(f, 51);
     let body = &bytes[24..];
     assert_eq!(body.len(), n * f * 4 + 3 * n, "the file's size");
     let indices = body[..n * f * 4]

@@ -7,8 +7,9 @@
 //! squares of a pattern, in increasing bit order, are the ternary digits of its index:
 //! 0 empty, 1 the side to move's disc, 2 the opponent's.
 //!
-//! Besides the patterns there are three small features: the side to move's mobility,
-//! the opponent's mobility, and the parity of the number of empty squares.
+//! Besides the patterns there are five small features: the side to move's mobility,
+//! the opponent's mobility, the parity of the number of empty squares, and each side's
+//! potential mobility (the empty squares next to the other side's discs).
 //!
 //! One weight set is used per stage; the stage is the number of discs on the board,
 //! spread evenly over the stages of the weight file ([`stage_of_discs`]).
@@ -18,7 +19,7 @@ use std::sync::OnceLock;
 use crate::othello::Position;
 #[cfg(target_arch = "x86_64")]
 use crate::othello::bitboard::Avx2;
-use crate::othello::bitboard::{Kernel, Portable};
+use crate::othello::bitboard::{Kernel, Portable, neighbours};
 use crate::othello::symmetry::{Symmetry, transform_board};
 
 /// A pattern: a name and the squares it reads in its canonical orientation.
@@ -65,14 +66,6 @@ pub const PATTERNS: [Pattern; 11] = [
         mask: squares(&[2, 11, 20, 29, 38, 47]),
     },
     Pattern {
-        name: "diagonal-5",
-        mask: squares(&[3, 12, 21, 30, 39]),
-    },
-    Pattern {
-        name: "diagonal-4",
-        mask: squares(&[4, 13, 22, 31]),
-    },
-    Pattern {
         name: "line-2",
         mask: 0xFF << 8,
     },
@@ -83,6 +76,16 @@ pub const PATTERNS: [Pattern; 11] = [
     Pattern {
         name: "line-4",
         mask: 0xFF << 24,
+    },
+    // The edge's corners and middle four with the four squares inside them.
+    Pattern {
+        name: "corner+block",
+        mask: squares(&[0, 2, 3, 4, 5, 7, 10, 11, 12, 13]),
+    },
+    // The corner's triangle: four squares of each edge and the three inside them.
+    Pattern {
+        name: "corner-triangle",
+        mask: squares(&[0, 1, 2, 3, 8, 9, 10, 16, 17, 24]),
     },
 ];
 
@@ -127,6 +130,8 @@ pub struct Layout {
     pub mobility_offset: u32,
     pub opponent_mobility_offset: u32,
     pub parity_offset: u32,
+    pub potential_offset: u32,
+    pub opponent_potential_offset: u32,
     /// Weights in one stage.
     pub stage_len: u32,
     /// For each weight index, the smallest index of the configurations equal to it under
@@ -135,9 +140,9 @@ pub struct Layout {
     pub canonical: Vec<u32>,
 }
 
-/// Number of features active in every position: one per placement, plus the mobility
-/// and parity features.
-pub const EXTRA_FEATURES: usize = 3;
+/// Number of features active in every position: one per placement, plus the mobility,
+/// parity and potential mobility features.
+pub const EXTRA_FEATURES: usize = 5;
 
 impl Layout {
     /// Features active in one position.
@@ -365,7 +370,9 @@ pub fn layout() -> &'static Layout {
         let mobility_offset = offset;
         let opponent_mobility_offset = mobility_offset + MAX_MOBILITY as u32 + 1;
         let parity_offset = opponent_mobility_offset + MAX_MOBILITY as u32 + 1;
-        let stage_len = parity_offset + 2;
+        let potential_offset = parity_offset + 2;
+        let opponent_potential_offset = potential_offset + MAX_MOBILITY as u32 + 1;
+        let stage_len = opponent_potential_offset + MAX_MOBILITY as u32 + 1;
         let mut canonical: Vec<u32> = (0..stage_len).collect();
         for (pattern, &(start, size)) in PATTERNS.iter().zip(&pattern_offsets) {
             let permutations = self_symmetries(pattern.mask);
@@ -395,6 +402,8 @@ pub fn layout() -> &'static Layout {
             mobility_offset,
             opponent_mobility_offset,
             parity_offset,
+            potential_offset,
+            opponent_potential_offset,
             stage_len,
             canonical,
         }
@@ -520,6 +529,12 @@ fn for_each_with<E: Extract, K: Kernel>(
     visit(layout.opponent_mobility_offset as usize + opponent_mobility);
     let parity = (!(p | o)).count_ones() as usize & 1;
     visit(layout.parity_offset as usize + parity);
+    // Potential mobility: the empty squares next to the other side's discs.
+    let empty = !(p | o);
+    let potential = ((neighbours(o) & empty).count_ones() as usize).min(MAX_MOBILITY);
+    let opponent_potential = ((neighbours(p) & empty).count_ones() as usize).min(MAX_MOBILITY);
+    visit(layout.potential_offset as usize + potential);
+    visit(layout.opponent_potential_offset as usize + opponent_potential);
 }
 
 /// The sum of `weights` over the active features of `pos`.
@@ -606,10 +621,11 @@ mod tests {
         assert_eq!(count("corner-3x3"), 4);
         assert_eq!(count("corner-2x5"), 8);
         assert_eq!(count("diagonal-8"), 2);
-        assert_eq!(count("diagonal-4"), 4);
         assert_eq!(count("line-2"), 4);
+        assert_eq!(count("corner+block"), 4);
+        assert_eq!(count("corner-triangle"), 4);
         assert_eq!(layout.placements.len(), 46);
-        assert_eq!(layout.active(), 49);
+        assert_eq!(layout.active(), 51);
     }
 
     #[test]

@@ -729,9 +729,11 @@ mod tests {
         let h1 = 3u32.pow(7);
         assert_eq!(layout.canonical[a1], layout.canonical[h1 as usize]);
         assert_eq!(layout.canonical[h1 as usize], 1);
-        // Diagonal-4 (e1 f2 g3 h4) is mirrored onto itself by the h1-a8 reflection.
-        let (start, _) = layout.pattern_offsets[7];
-        assert_eq!(layout.canonical[(start + 27) as usize], start + 1);
+        // The corner triangle is mirrored onto itself by the a1-h8 reflection: b1 (digit
+        // 1) mine and a2 (digit 4) mine are the same configuration.
+        let (start, _) = layout.pattern_offsets[10];
+        assert_eq!(PATTERNS[10].name, "corner-triangle");
+        assert_eq!(layout.canonical[(start + 81) as usize], start + 3);
         // Corner-2x5 has no self-symmetry: every index is its own.
         let (start, size) = layout.pattern_offsets[2];
         assert!((start..start + size).all(|i| layout.canonical[i as usize] == i));

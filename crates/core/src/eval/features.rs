@@ -661,6 +661,57 @@ mod tests {
     }
 
     #[test]
+    fn potential_mobility_counts_the_empty_squares_beside_the_other_sides_discs() {
+        // Counted square by square, apart from the bitboard shifts.
+        let beside = |square: i32, discs: u64| {
+            let (row, column) = (square / 8, square % 8);
+            (-1..=1).any(|dr: i32| {
+                (-1..=1).any(|dc: i32| {
+                    let (r, c) = (row + dr, column + dc);
+                    (dr, dc) != (0, 0)
+                        && (0..8).contains(&r)
+                        && (0..8).contains(&c)
+                        && discs & (1 << (r * 8 + c)) != 0
+                })
+            })
+        };
+        let layout = layout();
+        let mut pos = Position::start();
+        let mut state = 11u64;
+        for _ in 0..200 {
+            if pos.has_no_move() {
+                pos = Position::start();
+            }
+            let empty = !(pos.player | pos.opponent);
+            let count = |discs: u64| {
+                (0..64)
+                    .filter(|&sq| empty & (1 << sq) != 0 && beside(sq, discs))
+                    .count()
+                    .min(MAX_MOBILITY) as u32
+            };
+            let mut got = vec![0u32; layout.active()];
+            indices(layout, &pos, &mut got);
+            let n = got.len();
+            assert_eq!(got[n - 2], layout.potential_offset + count(pos.opponent));
+            assert_eq!(
+                got[n - 1],
+                layout.opponent_potential_offset + count(pos.player)
+            );
+            state = crate::game::mix64(state);
+            let moves = pos.moves();
+            let mut pick = moves;
+            for _ in 0..state % u64::from(moves.count_ones()) {
+                pick &= pick - 1;
+            }
+            pos = pos.play_square(pick.trailing_zeros());
+        }
+        // At the start, Black (to move) has the 10 empty squares beside d4 and e5.
+        let mut start = vec![0u32; layout.active()];
+        indices(layout, &Position::start(), &mut start);
+        assert_eq!(start[start.len() - 2], layout.potential_offset + 10);
+    }
+
+    #[test]
     fn extraction_agrees_between_implementations() {
         let mut pos = Position::start();
         let layout = layout();

@@ -527,10 +527,10 @@ fn for_each_with<E: Extract, K: Kernel>(
     let opponent_mobility = (kernel.legal_moves(o, p).count_ones() as usize).min(MAX_MOBILITY);
     visit(layout.mobility_offset as usize + mobility);
     visit(layout.opponent_mobility_offset as usize + opponent_mobility);
-    let parity = (!(p | o)).count_ones() as usize & 1;
+    let empty = !(p | o);
+    let parity = empty.count_ones() as usize & 1;
     visit(layout.parity_offset as usize + parity);
     // Potential mobility: the empty squares next to the other side's discs.
-    let empty = !(p | o);
     let potential = ((neighbours(o) & empty).count_ones() as usize).min(MAX_MOBILITY);
     let opponent_potential = ((neighbours(p) & empty).count_ones() as usize).min(MAX_MOBILITY);
     visit(layout.potential_offset as usize + potential);
@@ -610,6 +610,27 @@ fn indices_avx2(kernel: Avx2, layout: &Layout, pos: &Position, out: &mut [u32]) 
 mod tests {
     use super::*;
 
+    /// `count` positions of seeded random games, a new game from the start whenever one
+    /// ends.
+    fn random_walk(seed: u64, count: usize) -> Vec<Position> {
+        let (mut pos, mut state) = (Position::start(), seed);
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            if pos.has_no_move() {
+                pos = Position::start();
+            }
+            out.push(pos);
+            state = crate::game::mix64(state);
+            let moves = pos.moves();
+            let mut pick = moves;
+            for _ in 0..state % u64::from(moves.count_ones()) {
+                pick &= pick - 1;
+            }
+            pos = pos.play_square(pick.trailing_zeros());
+        }
+        out
+    }
+
     #[test]
     fn placements_cover_each_pattern_symmetrically() {
         let layout = layout();
@@ -633,12 +654,7 @@ mod tests {
         // The definition: each placement reads its pattern's squares, in increasing
         // order, on the board seen through its symmetry.
         let layout = layout();
-        let mut pos = Position::start();
-        let mut state = 5u64;
-        for _ in 0..200 {
-            if pos.has_no_move() {
-                pos = Position::start();
-            }
+        for pos in random_walk(5, 200) {
             let mut direct = vec![0u32; layout.active()];
             indices(layout, &pos, &mut direct);
             for (j, placement) in PLACEMENTS.iter().enumerate() {
@@ -650,13 +666,6 @@ mod tests {
                 let expected = placement.offset + read(pos.player) + 2 * read(pos.opponent);
                 assert_eq!(direct[j], expected, "placement {j} in {pos:?}");
             }
-            state = crate::game::mix64(state);
-            let moves = pos.moves();
-            let mut pick = moves;
-            for _ in 0..state % u64::from(moves.count_ones()) {
-                pick &= pick - 1;
-            }
-            pos = pos.play_square(pick.trailing_zeros());
         }
     }
 
@@ -676,12 +685,7 @@ mod tests {
             })
         };
         let layout = layout();
-        let mut pos = Position::start();
-        let mut state = 11u64;
-        for _ in 0..200 {
-            if pos.has_no_move() {
-                pos = Position::start();
-            }
+        for pos in random_walk(11, 200) {
             let empty = !(pos.player | pos.opponent);
             let count = |discs: u64| {
                 (0..64)
@@ -697,13 +701,6 @@ mod tests {
                 got[n - 1],
                 layout.opponent_potential_offset + count(pos.player)
             );
-            state = crate::game::mix64(state);
-            let moves = pos.moves();
-            let mut pick = moves;
-            for _ in 0..state % u64::from(moves.count_ones()) {
-                pick &= pick - 1;
-            }
-            pos = pos.play_square(pick.trailing_zeros());
         }
         // At the start, Black (to move) has the 10 empty squares beside d4 and e5.
         let mut start = vec![0u32; layout.active()];

@@ -18,6 +18,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago train --wthor DIR [OPTIONS]   fit the pattern evaluation's weights
        iago label --wthor DIR --out FILE  score positions for training by search
        iago selfplay --games N --out FILE self-play games for training, with results
+       iago pack-games FILE... --out FILE game records into one compact file
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago analyze GAME [OPTIONS]        every move of a game against the best move
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Some("train") => cli::train::run(rest),
         Some("label") => cli::label::run(rest),
         Some("selfplay") => cli::selfplay::run(rest),
+        Some("pack-games") => cli::pack_games::run(rest),
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),

@@ -127,3 +127,82 @@ fn damaged_or_missing_records_are_clear_errors() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--out FILE is required"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn packed_games_are_the_same_games_in_fewer_bytes() {
+    let dir = scratch("pack");
+    let compact = dir.join("compact.gz");
+    selfplay(&compact, "2");
+    let bytes = std::fs::read(&compact).unwrap();
+    let games = records::decode(&bytes).unwrap();
+    // The same games in the older format, as the GPU generator writes it.
+    let plain = dir.join("plain.gam");
+    std::fs::write(&plain, records::encode(&games)).unwrap();
+    let packed = dir.join("packed.gz");
+    let summary = stdout_of(&iago(&[
+        "pack-games",
+        plain.to_str().unwrap(),
+        compact.to_str().unwrap(),
+        "--out",
+        packed.to_str().unwrap(),
+    ]));
+    assert!(summary.contains("pack-games: 12 games"), "{summary}");
+    let both = records::read(&packed).unwrap();
+    assert_eq!(both[..6], games[..]);
+    assert_eq!(both[6..], games[..]);
+    assert_eq!(
+        &records::decode(&std::fs::read(&packed).unwrap()[..]).unwrap(),
+        &both
+    );
+    // Packing the packed file again changes nothing.
+    let again = dir.join("again.gz");
+    stdout_of(&iago(&[
+        "pack-games",
+        compact.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]));
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn packing_refuses_damaged_games_and_its_own_input() {
+    let dir = scratch("pack-errors");
+    let games = dir.join("games.gz");
+    selfplay(&games, "1");
+    let before = std::fs::read(&games).unwrap();
+    let output = iago(&[
+        "pack-games",
+        games.to_str().unwrap(),
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is an input too"));
+    assert_eq!(
+        std::fs::read(&games).unwrap(),
+        before,
+        "the input is untouched"
+    );
+    // A record whose result is not the final position's.
+    let mut wrong = records::read(&games).unwrap();
+    wrong[1].black_result = wrong[1].black_result.wrapping_add(2);
+    let bad = dir.join("bad.gam");
+    std::fs::write(&bad, records::encode(&wrong)).unwrap();
+    let out = dir.join("out.gz");
+    let output = iago(&[
+        "pack-games",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("record 2: result"), "{stderr}");
+    assert!(!out.exists(), "nothing written");
+    let output = iago(&["pack-games", games.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--out FILE is required"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -12,6 +12,7 @@ pub mod match_cmd;
 pub mod mill_eval_match;
 pub mod openings;
 pub mod out;
+pub mod pack_games;
 pub mod perft;
 pub mod selfplay;
 pub mod solve;

@@ -13,7 +13,7 @@ use crate::corpus::{SelfPlayConfig, play_games};
 const HELP: &str = "usage: iago selfplay --games N --out FILE [OPTIONS]
 
 Plays N games of iago against itself and writes them to FILE as compressed game records
-(IAGOGAM1, docs/selfplay.md) with their final results, for `iago train --games FILE`.
+(IAGOGAM2, docs/selfplay.md) with their final results, for `iago train --games FILE`.
 Each game opens with --random-plies random moves (or an opening of --openings, taken in
 turn), then both sides search --depth plies and solve exactly from --exact empties, so
 every position from the first solved move on has the game's result as its exact value.
@@ -113,6 +113,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         options.threads
     );
     let mut games: Vec<GameRecord> = Vec::with_capacity(options.games);
+    // Each game is encoded once; a checkpoint compresses what there is.
+    let mut encoded = records::compact_header();
     while games.len() < options.games {
         let count = options.checkpoint.min(options.games - games.len());
         let first = options.first + games.len() as u64;
@@ -128,14 +130,13 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
                 );
             }
         };
-        games.extend(play_games(
-            config,
-            first,
-            count,
-            options.threads,
-            &progress,
-        )?);
-        records::write(&options.out, &games)?;
+        let played = play_games(config, first, count, options.threads, &progress)?;
+        for game in &played {
+            records::push_compact(&mut encoded, game)?;
+        }
+        games.extend(played);
+        iago_core::files::write(&options.out, &records::gzip(&encoded))
+            .map_err(|e| e.to_string())?;
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     let positions: usize = games.iter().map(|g| g.moves.len()).sum();

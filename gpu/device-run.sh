@@ -4,8 +4,9 @@
 # games byte for byte), self-plays for SECONDS, checks and expands the records, fits the
 # weights with gpu/fit.py on the GPU, and leaves under $OUT:
 #   weights.bin   the fitted weights (IAGOPAT1, 30 stages: iago --eval pattern:weights.bin)
-#   games-N.gam.gz  the run's games in order (IAGOGAM1, gzip), up to PARTS (5) files of
-#                 under 16 MB each, about 350,000 games a file
+#   games-N.gam.gz  the run's games in order (IAGOGAM2, gzip: iago's compact corpus
+#                 format), up to PARTS (5) files of under 16 MB each, about 580,000 games
+#                 a file
 #   log.txt       every step, command and figure; fit.txt the fit's own report
 # It ends within BUDGET seconds (default 500) whatever SECONDS says: self-play gets what
 # the other steps leave. A mismatch between GPU and CPU is reported as MISMATCH and the
@@ -200,15 +201,16 @@ fi
 
 # ---- The records ---------------------------------------------------------------------
 # In game order, into up to PARTS files of under 16 MB each (what comes back from the
-# machine: 8 files, with log.txt, fit.txt and weights.bin), about 350,000 games a file.
+# machine: 8 files, with log.txt, fit.txt and weights.bin), about 580,000 games a file in
+# the compact format (each move's rank among the legal moves: 27.6 bytes a game).
 packed=0
 part=0
 while [ "$part" -lt "$PARTS" ] && [ "$packed" -lt "${games:-0}" ]; do
     part=$((part + 1))
     count=$((games - packed))
     while :; do
-        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --out "$work/part.gam"
-        gzip -6 -c "$work/part.gam" >"$out/games-$part.gam.gz"
+        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --compact --out "$work/part.gam"
+        gzip -9 -c "$work/part.gam" >"$out/games-$part.gam.gz"
         size=$(wc -c <"$out/games-$part.gam.gz")
         [ "$size" -le "$PART_BYTES" ] && break
         count=$((count * PART_BYTES * 97 / 100 / size))

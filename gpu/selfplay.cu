@@ -38,8 +38,9 @@ static const char* USAGE =
     "                               re-solves the solve point of the first K solved games\n"
     "  positions GAMES [--every K] [--min-empties A] [--max-empties B]\n"
     "                               position strings of the records' positions\n"
-    "  head GAMES --games K [--skip S] --out FILE\n"
-    "                               K records after the first S (default 0): the first K\n"
+    "  head GAMES --games K [--skip S] [--compact] --out FILE\n"
+    "                               K records after the first S (default 0): the first K;\n"
+    "                               --compact writes IAGOGAM2 (each move's rank)\n"
     "  canonical --out FILE         the tied index of every weight index (IAGOCAN1: the\n"
     "                               magic, u32 stage_len, stage_len u32), for gpu/fit.py\n"
     "common options: --weights FILE (IAGOPAT1, default\n"
@@ -274,6 +275,52 @@ static void write_records(const std::string& path, const Record* records, size_t
     const unsigned char head[4] = {r.n, (unsigned char)r.result, r.exact_from, r.opening};
     out.write(head, 4);
     out.write(r.moves, r.n);
+  }
+  out.close();
+}
+
+// The rank order of IAGOGAM2 (docs/selfplay.md, iago's corpus::records::ranked_moves):
+// fewest replies first, then the square's class, then the square.
+static const unsigned char SQUARE_CLASS[64] = {
+    0, 6, 2, 3, 3, 2, 6, 0, 6, 7, 5, 5, 5, 5, 7, 6, 2, 5, 1, 4, 4, 1, 5, 2,
+    3, 5, 4, 9, 9, 4, 5, 3, 3, 5, 4, 9, 9, 4, 5, 3, 2, 5, 1, 4, 4, 1, 5, 2,
+    6, 7, 5, 5, 5, 5, 7, 6, 0, 6, 2, 3, 3, 2, 6, 0};
+
+// The rank of `square` among the legal moves of the side to move, or -1 if not legal.
+static int move_rank(const Game& g, int square) {
+  const u64 legal = legal_moves(g.player, g.opponent);
+  if (square < 0 || square > 63 || !((legal >> square) & 1)) return -1;
+  auto key = [&](int sq) {
+    const u64 flipped = flips(sq, g.player, g.opponent);
+    const u64 mover = g.player | flipped | (1ULL << sq);
+    const u64 other = g.opponent & ~flipped;
+    return (uint32_t)popcount64(legal_moves(other, mover)) << 16 | (uint32_t)SQUARE_CLASS[sq] << 8 | (uint32_t)sq;
+  };
+  const uint32_t mine = key(square);
+  int rank = 0;
+  for (u64 rest = legal; rest; rest &= rest - 1)
+    if (key(lowest_bit(rest)) < mine) rank++;
+  return rank;
+}
+
+// Writes records as IAGOGAM2: each move as its rank (the records must be legal games).
+static void write_compact_records(const std::string& path, const Record* records, size_t count) {
+  OutFile out(path);
+  out.write("IAGOGAM2", 8);
+  for (size_t i = 0; i < count; i++) {
+    const Record& r = records[i];
+    const unsigned char head[4] = {r.n, (unsigned char)r.result, r.exact_from, r.opening};
+    out.write(head, 4);
+    Game g = {START_PLAYER, START_OPPONENT, true};
+    unsigned char ranks[60];
+    for (int m = 0; m < r.n; m++) {
+      if (legal_moves(g.player, g.opponent) == 0) pass_move(g);
+      const int rank = move_rank(g, r.moves[m]);
+      if (rank < 0) fail("%s: record %zu: move %d is not legal", path.c_str(), i + 1, m + 1);
+      ranks[m] = (unsigned char)rank;
+      play_move(g, r.moves[m]);
+    }
+    out.write(ranks, r.n);
   }
   out.close();
 }
@@ -849,7 +896,7 @@ static int mode_expand(const Args& args) {
 }
 
 static int mode_head(const Args& args) {
-  args.only({"--games", "--skip", "--out"});
+  args.only({"--games", "--skip", "--out", "--compact"});
   if (args.positional.size() != 1) fail("head: give a game file");
   const std::vector<Record> records = read_records(args.positional[0]);
   const size_t games = (size_t)args.number("--games", 1000, 0, 1LL << 40);
@@ -857,7 +904,11 @@ static int mode_head(const Args& args) {
   const std::string out = args.text("--out", "");
   if (out.empty()) fail("head: give --out FILE");
   // Parts of a file, as a run packs its records into files of limited size.
-  write_records(out, records.data() + skip, std::min(games, records.size() - skip));
+  const size_t count = std::min(games, records.size() - skip);
+  if (args.flag("--compact"))
+    write_compact_records(out, records.data() + skip, count);
+  else
+    write_records(out, records.data() + skip, count);
   return 0;
 }
 
@@ -883,7 +934,7 @@ int main(int argc, char** argv) {
   std::string layout_error;
   if (!check_fast_layout(h_layout, layout_error)) fail("the compiled evaluation does not match the layout: %s", layout_error.c_str());
   const std::string mode = argv[1];
-  const Args args(argc, argv, {"--all"});
+  const Args args(argc, argv, {"--all", "--compact"});
   if (mode == "perft") return mode_perft(args);
   if (mode == "eval") return mode_eval(args);
   if (mode == "solve") return mode_solve(args);

@@ -497,6 +497,33 @@ fn head_cuts_a_file_into_parts_in_game_order() {
 }
 
 #[test]
+fn compact_parts_are_what_iago_packs() {
+    let (path, _) = games();
+    let out = scratch().join("compact.gam");
+    let text = ok(run(
+        &[
+            "head",
+            path.to_str().unwrap(),
+            "--games",
+            "40",
+            "--compact",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert!(text.is_empty(), "{text}");
+    let compact = std::fs::read(&out).unwrap();
+    let plain = iago::corpus::records::read(path).unwrap();
+    assert_eq!(plain.len(), 40);
+    assert_eq!(
+        compact,
+        iago::corpus::records::encode_compact(&plain).unwrap()
+    );
+    assert_eq!(iago::corpus::records::decode(&compact).unwrap(), plain);
+}
+
+#[test]
 fn opening_lines_come_first() {
     let dir = scratch();
     let openings = dir.join("openings.txt");

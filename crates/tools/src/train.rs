@@ -7,6 +7,7 @@
 //! do not blur the midgame labels; a later position gets the game's final result.
 //! Labels are disc differences for the side to move.
 
+use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
@@ -369,9 +370,10 @@ pub struct Trainer {
     layout: &'static Layout,
     stages: usize,
     weights: Vec<f32>,
-    scratch: Vec<u32>,
     /// Adam's state per weight, made by the first Adam epoch.
     moments: Vec<Moments>,
+    /// Threads for epochs and errors: each takes a run of stages (see [`Self::epoch`]).
+    threads: usize,
 }
 
 impl Trainer {
@@ -382,9 +384,54 @@ impl Trainer {
             layout,
             stages,
             weights: vec![0.0; layout.stage_len as usize * stages],
-            scratch: vec![0; layout.active()],
             moments: Vec::new(),
+            threads: 1,
         }
+    }
+
+    /// Epochs and errors on `threads` threads (at least 1). The weights come out the
+    /// same on any number: see [`Self::epoch`].
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// Runs of consecutive stages, at most `threads`, with about as many (sample, stage)
+    /// updates each, for the samples of `samples` and an overlap of `overlap` discs.
+    fn stage_blocks(&self, samples: &[Sample], overlap: u32, threads: usize) -> Vec<Range<usize>> {
+        let mut by_discs = [0u64; 65];
+        for sample in samples {
+            by_discs[(sample.player | sample.opponent).count_ones() as usize] += 1;
+        }
+        let mut load = vec![0u64; self.stages];
+        for (discs, &count) in by_discs.iter().enumerate() {
+            let (first, last) = self.stage_span(discs as u32, overlap);
+            for stage_load in &mut load[first..=last] {
+                *stage_load += count;
+            }
+        }
+        let total: u64 = load.iter().sum();
+        let threads = threads.clamp(1, self.stages) as u64;
+        let mut blocks = Vec::new();
+        let (mut start, mut done) = (0, 0u64);
+        for (stage, &count) in load.iter().enumerate() {
+            done += count;
+            let share = total * (blocks.len() as u64 + 1) / threads;
+            if done >= share && stage + 1 < self.stages && (blocks.len() as u64) < threads - 1 {
+                blocks.push(start..stage + 1);
+                start = stage + 1;
+            }
+        }
+        blocks.push(start..self.stages);
+        blocks
+    }
+
+    /// The stages a position with `discs` discs trains: its own and those within
+    /// `overlap` discs of it.
+    fn stage_span(&self, discs: u32, overlap: u32) -> (usize, usize) {
+        (
+            self.stage_of_discs(discs.saturating_sub(overlap)),
+            self.stage_of_discs((discs + overlap).min(64)),
+        )
     }
 
     /// The number of weight sets.
@@ -413,25 +460,28 @@ impl Trainer {
         trainer
     }
 
-    /// Fills the scratch with the weight slots of `sample` and returns its stage.
-    fn slots(&mut self, sample: &Sample) -> usize {
+    /// The weight slots of `sample` (in the whole weight vector) and its stage.
+    #[cfg(test)]
+    fn slots(&self, sample: &Sample) -> (Vec<u32>, usize) {
         let pos = sample.position();
         let stage = self.stage_of_discs((pos.player | pos.opponent).count_ones());
-        features::indices(self.layout, &pos, &mut self.scratch);
+        let mut slots = vec![0; self.layout.active()];
+        features::indices(self.layout, &pos, &mut slots);
         let base = (stage * self.layout.stage_len as usize) as u32;
-        for slot in &mut self.scratch {
+        for slot in &mut slots {
             *slot = base + self.layout.canonical[*slot as usize];
         }
-        stage
-    }
-
-    fn predict(&self) -> f32 {
-        self.scratch.iter().map(|&i| self.weights[i as usize]).sum()
+        (slots, stage)
     }
 
     /// One pass over `samples` in the order of `order`, the rate moving linearly from
     /// `rates.0` to `rates.1`; each sample trains its own stage and the stages within
     /// `overlap` discs of it.
+    ///
+    /// A stage's weights move only on the errors of that stage's own predictions, so the
+    /// stages are independent fits that share the samples' order: each thread takes a
+    /// run of stages and every sample that trains one of them, in the same order, and
+    /// the weights are the same, bit for bit, on any number of threads.
     pub fn epoch(
         &mut self,
         samples: &[Sample],
@@ -441,57 +491,104 @@ impl Trainer {
         overlap: u32,
         optimizer: Optimizer,
     ) {
-        let len = self.layout.stage_len;
         if optimizer == Optimizer::Adam && self.moments.is_empty() {
             self.moments = vec![Moments::START; self.weights.len()];
         }
-        let step = (rates.1 - rates.0) / order.len().max(1) as f32;
-        for (n, &i) in order.iter().enumerate() {
-            let rate = rates.0 + step * n as f32;
-            let sample = samples[i as usize];
-            let own = self.slots(&sample) as u32;
-            let discs = (sample.player | sample.opponent).count_ones();
-            let first = self.stage_of_discs(discs.saturating_sub(overlap)) as u32;
-            let last = self.stage_of_discs((discs + overlap).min(64)) as u32;
-            for stage in first..=last {
-                // The slots index the own stage's weights; this stage's lie `shift` away
-                // (wrapping: the shift is negative for an earlier stage).
-                let shift = (stage * len).wrapping_sub(own * len);
-                let error = sample.label
-                    - self
-                        .scratch
-                        .iter()
-                        .map(|&i| self.weights[i.wrapping_add(shift) as usize])
-                        .sum::<f32>();
-                for k in 0..self.scratch.len() {
-                    let slot = self.scratch[k].wrapping_add(shift) as usize;
-                    let w = &mut self.weights[slot];
-                    let gradient = error - l2 * *w;
-                    *w += match optimizer {
-                        Optimizer::Sgd => rate * gradient,
-                        Optimizer::Adam => self.moments[slot].step(gradient, rate),
-                    };
-                }
-            }
+        let blocks = self.stage_blocks(samples, overlap, self.threads);
+        let len = self.layout.stage_len as usize;
+        let pass = EpochPass {
+            layout: self.layout,
+            stages: self.stages,
+            samples,
+            order,
+            rates,
+            l2,
+            overlap,
+            optimizer,
+        };
+        let mut weights = self.weights.as_mut_slice();
+        let mut moments = self.moments.as_mut_slice();
+        let mut parts = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            let size = block.len() * len;
+            let (these, rest) = weights.split_at_mut(size);
+            weights = rest;
+            let (these_moments, rest) = if moments.is_empty() {
+                (&mut [][..], moments)
+            } else {
+                moments.split_at_mut(size)
+            };
+            moments = rest;
+            parts.push((block, these, these_moments));
         }
+        if parts.len() == 1 {
+            let (block, weights, moments) = parts.pop().unwrap_or_default();
+            pass.train(block, weights, moments);
+            return;
+        }
+        std::thread::scope(|scope| {
+            for (block, weights, moments) in parts {
+                let pass = &pass;
+                scope.spawn(move || pass.train(block, weights, moments));
+            }
+        });
     }
 
-    /// The error of the current weights on `samples`, per stage.
+    /// The error of the current weights on `samples`, per stage (the same on any number
+    /// of threads: each stage's errors are summed in the samples' order).
     pub fn errors(&mut self, samples: &[Sample]) -> StageErrors {
-        let mut sum = vec![0f64; self.stages];
-        let mut count = vec![0usize; self.stages];
-        for sample in samples {
-            let stage = self.slots(sample);
-            let error = f64::from(sample.label) - f64::from(self.predict());
-            sum[stage] += error * error;
-            count[stage] += 1;
-        }
+        let blocks = self.stage_blocks(samples, 0, self.threads);
+        let this = &*self;
+        let sums: Vec<(Vec<f64>, Vec<usize>)> = if blocks.len() == 1 {
+            vec![this.block_errors(samples, 0..this.stages)]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = blocks
+                    .into_iter()
+                    .map(|block| scope.spawn(move || this.block_errors(samples, block)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            })
+        };
+        let (sum, count): (Vec<f64>, Vec<usize>) = sums
+            .into_iter()
+            .flat_map(|(sum, count)| sum.into_iter().zip(count))
+            .unzip();
         let rmse = sum
             .iter()
             .zip(&count)
             .map(|(&sum, &n)| (sum / n.max(1) as f64).sqrt())
             .collect();
         StageErrors { rmse, count }
+    }
+
+    /// The squared errors and counts of the samples whose stage is in `block`, per stage
+    /// of the block.
+    fn block_errors(&self, samples: &[Sample], block: Range<usize>) -> (Vec<f64>, Vec<usize>) {
+        let len = self.layout.stage_len as usize;
+        let mut scratch = vec![0u32; self.layout.active()];
+        let mut sum = vec![0f64; block.len()];
+        let mut count = vec![0usize; block.len()];
+        for sample in samples {
+            let pos = sample.position();
+            let stage = self.stage_of_discs((pos.player | pos.opponent).count_ones());
+            if !block.contains(&stage) {
+                continue;
+            }
+            features::indices(self.layout, &pos, &mut scratch);
+            let weights = &self.weights[stage * len..(stage + 1) * len];
+            let predicted: f32 = scratch
+                .iter()
+                .map(|&i| weights[self.layout.canonical[i as usize] as usize])
+                .sum();
+            let error = f64::from(sample.label) - f64::from(predicted);
+            sum[stage - block.start] += error * error;
+            count[stage - block.start] += 1;
+        }
+        (sum, count)
     }
 
     /// Every weight of every stage in hundredths of a disc, tied weights copied to all
@@ -506,6 +603,60 @@ impl Trainer {
             }
         }
         out
+    }
+}
+
+/// What one epoch's threads share.
+struct EpochPass<'a> {
+    layout: &'static Layout,
+    stages: usize,
+    samples: &'a [Sample],
+    order: &'a [u32],
+    rates: (f32, f32),
+    l2: f32,
+    overlap: u32,
+    optimizer: Optimizer,
+}
+
+impl EpochPass<'_> {
+    /// The epoch for the stages of `block`, whose weights (and Adam's moments, if any)
+    /// are `weights` and `moments`, stage after stage.
+    fn train(&self, block: Range<usize>, weights: &mut [f32], moments: &mut [Moments]) {
+        let len = self.layout.stage_len as usize;
+        let mut scratch = vec![0u32; self.layout.active()];
+        let step = (self.rates.1 - self.rates.0) / self.order.len().max(1) as f32;
+        for (n, &i) in self.order.iter().enumerate() {
+            let sample = self.samples[i as usize];
+            let discs = (sample.player | sample.opponent).count_ones();
+            let first = stage_of_discs(discs.saturating_sub(self.overlap), self.stages);
+            let last = stage_of_discs((discs + self.overlap).min(64), self.stages);
+            let (first, last) = (first.max(block.start), last.min(block.end - 1));
+            if first > last {
+                continue;
+            }
+            let rate = self.rates.0 + step * n as f32;
+            features::indices(self.layout, &sample.position(), &mut scratch);
+            for slot in &mut scratch {
+                *slot = self.layout.canonical[*slot as usize];
+            }
+            for stage in first..=last {
+                let base = (stage - block.start) * len;
+                let error = sample.label
+                    - scratch
+                        .iter()
+                        .map(|&i| weights[base + i as usize])
+                        .sum::<f32>();
+                for &i in &scratch {
+                    let slot = base + i as usize;
+                    let w = &mut weights[slot];
+                    let gradient = error - self.l2 * *w;
+                    *w += match self.optimizer {
+                        Optimizer::Sgd => rate * gradient,
+                        Optimizer::Adam => moments[slot].step(gradient, rate),
+                    };
+                }
+            }
+        }
     }
 }
 
@@ -598,6 +749,44 @@ mod tests {
         out
     }
 
+    #[test]
+    fn threads_change_no_weight_and_no_error() {
+        let samples = corner_samples();
+        let order: Vec<u32> = (0..samples.len() as u32).rev().collect();
+        for optimizer in [Optimizer::Sgd, Optimizer::Adam] {
+            let run = |threads: usize| {
+                let mut trainer = Trainer::new(30);
+                trainer.set_threads(threads);
+                for _ in 0..2 {
+                    trainer.epoch(&samples, &order, (0.01, 0.005), 0.0005, 3, optimizer);
+                }
+                let errors = trainer.errors(&samples);
+                (trainer.weights, errors.rmse, errors.count)
+            };
+            let one = run(1);
+            assert!(one.0.iter().any(|&w| w != 0.0), "the fit moved");
+            for threads in [2, 3, 7, 64] {
+                assert!(run(threads) == one, "{optimizer:?} on {threads} threads");
+            }
+        }
+        // The stages are shared out: runs of consecutive stages covering all of them.
+        let trainer = Trainer::new(30);
+        for threads in [3, 64] {
+            let blocks = trainer.stage_blocks(&samples, 3, threads);
+            assert!(
+                blocks.len() > 1 && blocks.len() <= threads.min(30),
+                "{blocks:?}"
+            );
+            assert_eq!(blocks[0].start, 0);
+            assert_eq!(blocks.last().unwrap().end, 30);
+            assert!(blocks.iter().all(|b| !b.is_empty()), "{blocks:?}");
+            assert!(
+                blocks.windows(2).all(|w| w[0].end == w[1].start),
+                "{blocks:?}"
+            );
+        }
+    }
+
     /// The training error before and after a 6-epoch fit of the corner target with
     /// `optimizer` at `rate`.
     fn fit_corner_target(optimizer: Optimizer, rate: f32) -> (f64, f64) {
@@ -648,11 +837,11 @@ mod tests {
         let moved = |optimizer: Optimizer, rate: f32| {
             let mut trainer = Trainer::new(features::STAGES);
             trainer.epoch(&[sample], &[0], (rate, rate), 0.0, 0, optimizer);
-            trainer.slots(&sample);
-            let slot = trainer.scratch[0];
+            let (slots, _) = trainer.slots(&sample);
+            let slot = slots[0];
             // Placements with the same configuration share a weight, which moves once
             // for each.
-            let times = trainer.scratch.iter().filter(|&&s| s == slot).count() as f32;
+            let times = slots.iter().filter(|&&s| s == slot).count() as f32;
             trainer.weights[slot as usize] / times
         };
         let sgd = moved(Optimizer::Sgd, 0.001);

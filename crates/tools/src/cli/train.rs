@@ -19,7 +19,7 @@ const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--games FILE ...] [--test-games FILE ...]
                   [--init WEIGHTS] [--out FILE]
                   [--game-step N] [--holdout N] [--train-every N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
-                  [--labels MODE] [--game-weight W] [--stages S] [--optimizer sgd|adam]
+                  [--labels MODE] [--game-weight W] [--stages S] [--optimizer sgd|adam] [--threads T]
 
 Fits the pattern evaluation's weights and writes them to FILE (default
 crates/core/src/eval/weights/patterns.bin, which the next build embeds). The positions come from
@@ -44,6 +44,8 @@ weight's steps scaled by its own gradients, about `--rate` discs a step; rare
 configurations learn as fast as common ones).
 --stages S: weight sets, 1 to 60 (default 15), the 60 moves spread evenly over them;
 with --init, the initial weights' count.
+--threads T: threads for the fit (default: the number of cores), each taking a run of
+stages; the weights are the same, bit for bit, on any number of threads.
 Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the end)
 --l2 0.0005 --stage-overlap 6 --seed 1.";
 
@@ -58,6 +60,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut game_weight = 0.0f32;
     let mut stages = STAGES;
     let mut train_every = 1usize;
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut out = PathBuf::from("crates/core/src/eval/weights/patterns.bin");
     let mut args = Args::new("train", args);
     while let Some(option) = args.next() {
@@ -84,6 +87,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "--stage-overlap" => config.stage_overlap = args.number("--stage-overlap")?,
             "--stages" => stages = args.number("--stages")?,
             "--seed" => config.seed = args.number("--seed")?,
+            "--threads" => threads = args.number("--threads")?,
             "--optimizer" => {
                 let name = args.value("--optimizer")?;
                 config.optimizer = Optimizer::by_name(&name)
@@ -114,6 +118,9 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "train: --game-step and --train-every must be at least 1 and --holdout at least 2"
                 .into(),
         );
+    }
+    if !(1..=1024).contains(&threads) {
+        return Err("train: --threads must be between 1 and 1024".into());
     }
     if !(config.learning_rate.is_finite() && config.learning_rate > 0.0 && config.l2 >= 0.0) {
         return Err("train: --rate must be positive and --l2 not negative".into());
@@ -180,6 +187,9 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             )
         }
     };
+    let mut initial = initial;
+    initial.set_threads(threads);
+    log::info!("train: {threads} threads");
     let mut trainer = fit(
         initial,
         &data,

@@ -404,7 +404,7 @@ impl Trainer {
         }
         let mut load = vec![0u64; self.stages];
         for (discs, &count) in by_discs.iter().enumerate() {
-            let (first, last) = self.stage_span(discs as u32, overlap);
+            let (first, last) = trained_stages(discs as u32, overlap, self.stages);
             for stage_load in &mut load[first..=last] {
                 *stage_load += count;
             }
@@ -423,15 +423,6 @@ impl Trainer {
         }
         blocks.push(start..self.stages);
         blocks
-    }
-
-    /// The stages a position with `discs` discs trains: its own and those within
-    /// `overlap` discs of it.
-    fn stage_span(&self, discs: u32, overlap: u32) -> (usize, usize) {
-        (
-            self.stage_of_discs(discs.saturating_sub(overlap)),
-            self.stage_of_discs((discs + overlap).min(64)),
-        )
     }
 
     /// The number of weight sets.
@@ -606,6 +597,15 @@ impl Trainer {
     }
 }
 
+/// The first and last of the `stages` stages that a position with `discs` discs trains:
+/// its own and those within `overlap` discs of it.
+fn trained_stages(discs: u32, overlap: u32, stages: usize) -> (usize, usize) {
+    (
+        stage_of_discs(discs.saturating_sub(overlap), stages),
+        stage_of_discs((discs + overlap).min(64), stages),
+    )
+}
+
 /// What one epoch's threads share.
 struct EpochPass<'a> {
     layout: &'static Layout,
@@ -628,8 +628,7 @@ impl EpochPass<'_> {
         for (n, &i) in self.order.iter().enumerate() {
             let sample = self.samples[i as usize];
             let discs = (sample.player | sample.opponent).count_ones();
-            let first = stage_of_discs(discs.saturating_sub(self.overlap), self.stages);
-            let last = stage_of_discs((discs + self.overlap).min(64), self.stages);
+            let (first, last) = trained_stages(discs, self.overlap, self.stages);
             let (first, last) = (first.max(block.start), last.min(block.end - 1));
             if first > last {
                 continue;

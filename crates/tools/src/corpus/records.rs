@@ -15,8 +15,8 @@
 //! ```
 //!
 //! The ranks of IAGOGAM2 are small numbers, mostly the first few, which gzip packs into
-//! about 27 bytes a game where the squares of IAGOGAM1 take 45: the committed corpus holds
-//! two thirds more games in the same space. iago writes IAGOGAM2 and reads both (the GPU
+//! about 27.6 bytes a game where the squares of IAGOGAM1 take 45: the committed corpus
+//! holds 60% more games in the same space. iago writes IAGOGAM2 and reads both (the GPU
 //! generator writes IAGOGAM1).
 //!
 //! Files may be gzip-compressed as a whole, in one member or several (a corpus file
@@ -153,8 +153,14 @@ pub fn compact_header() -> Vec<u8> {
     COMPACT_MAGIC.to_vec()
 }
 
-/// Appends `record` to IAGOGAM2 bytes; an error if a move is not legal where it is played.
+/// Appends `record` to IAGOGAM2 bytes; an error, with `out` as it was, if a move is not
+/// legal where it is played.
 pub fn push_compact(out: &mut Vec<u8>, record: &GameRecord) -> Result<(), String> {
+    let before = out.len();
+    push_ranks(out, record).inspect_err(|_| out.truncate(before))
+}
+
+fn push_ranks(out: &mut Vec<u8>, record: &GameRecord) -> Result<(), String> {
     if record.moves.len() > 60 {
         return Err(format!("{} moves (at most 60)", record.moves.len()));
     }
@@ -454,10 +460,17 @@ mod tests {
         assert!(error.contains("record 1: move 1: rank 4 of 4"), "{error}");
         let mut illegal = game;
         illegal.moves[0] = 0;
-        let error = encode_compact(&[illegal]).unwrap_err();
+        let error = encode_compact(std::slice::from_ref(&illegal)).unwrap_err();
         assert!(
             error.contains("record 1: move 1 (0) is not legal"),
             "{error}"
+        );
+        let mut out = compact_header();
+        assert!(push_compact(&mut out, &illegal).is_err());
+        assert_eq!(
+            out,
+            compact_header(),
+            "nothing of the refused record is left"
         );
     }
 

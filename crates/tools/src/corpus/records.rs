@@ -316,9 +316,10 @@ pub fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
     decode(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// A whole game along the lowest legal square, passes included (for tests).
+/// A whole game whose moves `choose` picks from the legal moves, passes included,
+/// solved from move 40, its first 2 moves an opening (for tests).
 #[cfg(test)]
-pub(crate) fn first_move_game() -> GameRecord {
+pub(crate) fn whole_game(mut choose: impl FnMut(u64) -> u32) -> GameRecord {
     let mut pos = Position::start();
     let mut moves = Vec::new();
     loop {
@@ -328,7 +329,7 @@ pub(crate) fn first_move_game() -> GameRecord {
             }
             pos = pos.pass();
         }
-        let square = pos.moves().trailing_zeros();
+        let square = choose(pos.moves());
         moves.push(square as u8);
         pos = pos.play_square(square);
     }
@@ -342,6 +343,12 @@ pub(crate) fn first_move_game() -> GameRecord {
         exact_from: Some(40),
         opening: 2,
     }
+}
+
+/// A whole game along the lowest legal square (for tests).
+#[cfg(test)]
+pub(crate) fn first_move_game() -> GameRecord {
+    whole_game(u64::trailing_zeros)
 }
 
 #[cfg(test)]
@@ -375,34 +382,18 @@ mod tests {
         let mut state = seed;
         (0..count)
             .map(|n| {
-                let mut pos = Position::start();
-                let mut moves = Vec::new();
-                loop {
-                    if pos.has_no_move() {
-                        if pos.pass().has_no_move() {
-                            break;
-                        }
-                        pos = pos.pass();
-                    }
+                let game = whole_game(|legal| {
                     state = iago_core::game::mix64(state);
-                    let legal = pos.moves();
                     let mut pick = legal;
                     for _ in 0..state % u64::from(legal.count_ones()) {
                         pick &= pick - 1;
                     }
-                    let square = pick.trailing_zeros();
-                    moves.push(square as u8);
-                    pos = pos.play_square(square);
-                }
-                let black = match pos.side {
-                    Color::Black => pos.final_disc_difference(),
-                    Color::White => -pos.final_disc_difference(),
-                };
+                    pick.trailing_zeros()
+                });
                 GameRecord {
-                    exact_from: (n % 3 != 0).then_some((moves.len() / 2) as u8),
-                    moves,
-                    black_result: black as i8,
+                    exact_from: (n % 3 != 0).then_some((game.moves.len() / 2) as u8),
                     opening: (n % 11) as u8,
+                    ..game
                 }
             })
             .collect()

@@ -267,18 +267,6 @@ static std::vector<Record> read_records(const std::string& path) {
   return records;
 }
 
-static void write_records(const std::string& path, const Record* records, size_t count) {
-  OutFile out(path);
-  out.write("IAGOGAM1", 8);
-  for (size_t i = 0; i < count; i++) {
-    const Record& r = records[i];
-    const unsigned char head[4] = {r.n, (unsigned char)r.result, r.exact_from, r.opening};
-    out.write(head, 4);
-    out.write(r.moves, r.n);
-  }
-  out.close();
-}
-
 // The rank order of IAGOGAM2 (docs/selfplay.md, iago's corpus::records::ranked_moves):
 // fewest replies first, then the square's class, then the square.
 static const unsigned char SQUARE_CLASS[64] = {
@@ -303,14 +291,19 @@ static int move_rank(const Game& g, int square) {
   return rank;
 }
 
-// Writes records as IAGOGAM2: each move as its rank (the records must be legal games).
-static void write_compact_records(const std::string& path, const Record* records, size_t count) {
+// Writes records as IAGOGAM1 (the squares) or, compact, as IAGOGAM2 (each move's rank
+// among the legal moves; the records must be legal games).
+static void write_records(const std::string& path, const Record* records, size_t count, bool compact) {
   OutFile out(path);
-  out.write("IAGOGAM2", 8);
+  out.write(compact ? "IAGOGAM2" : "IAGOGAM1", 8);
   for (size_t i = 0; i < count; i++) {
     const Record& r = records[i];
     const unsigned char head[4] = {r.n, (unsigned char)r.result, r.exact_from, r.opening};
     out.write(head, 4);
+    if (!compact) {
+      out.write(r.moves, r.n);
+      continue;
+    }
     Game g = {START_PLAYER, START_OPPONENT, true};
     unsigned char ranks[60];
     for (int m = 0; m < r.n; m++) {
@@ -762,7 +755,7 @@ static int mode_play(const Args& args) {
     done = kept;
   }
   const double elapsed = now_seconds() - start;
-  write_records(out, records.data(), records.size());
+  write_records(out, records.data(), records.size(), false);
   unsigned long long moves = 0, searched = 0;
   for (const Record& r : records) {
     moves += r.n;
@@ -905,10 +898,7 @@ static int mode_head(const Args& args) {
   if (out.empty()) fail("head: give --out FILE");
   // Parts of a file, as a run packs its records into files of limited size.
   const size_t count = std::min(games, records.size() - skip);
-  if (args.flag("--compact"))
-    write_compact_records(out, records.data() + skip, count);
-  else
-    write_records(out, records.data() + skip, count);
+  write_records(out, records.data() + skip, count, args.flag("--compact"));
   return 0;
 }
 

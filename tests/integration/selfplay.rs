@@ -55,7 +55,7 @@ fn selfplay(out: &Path, threads: &str) -> String {
 #[test]
 fn selfplay_games_are_the_same_on_any_threads_and_their_exact_results_are_exact() {
     let dir = scratch("exact");
-    let (one, two) = (dir.join("one.gz"), dir.join("two.gz"));
+    let (one, two) = (dir.join("one.gam"), dir.join("two.gam"));
     let summary = selfplay(&one, "1");
     assert!(summary.contains("selfplay: 6 games"), "{summary}");
     selfplay(&two, "2");
@@ -80,7 +80,7 @@ fn selfplay_games_are_the_same_on_any_threads_and_their_exact_results_are_exact(
 #[test]
 fn training_on_game_records_reports_self_play_and_exact_errors() {
     let dir = scratch("train");
-    let games = dir.join("games.gz");
+    let games = dir.join("games.gam");
     selfplay(&games, "2");
     let weights = dir.join("w.bin");
     let report = stdout_of(&iago(&[
@@ -107,7 +107,7 @@ fn training_on_game_records_reports_self_play_and_exact_errors() {
 #[test]
 fn damaged_or_missing_records_are_clear_errors() {
     let dir = scratch("damaged");
-    let path = dir.join("bad.gz");
+    let path = dir.join("bad.gam");
     std::fs::write(&path, b"IAGOGAM1\x05\x00").unwrap();
     let out = dir.join("w.bin");
     let output = iago(&[
@@ -122,6 +122,28 @@ fn damaged_or_missing_records_are_clear_errors() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("record 1"), "{stderr}");
+    // A coded file cut short.
+    let games = dir.join("games.gam");
+    selfplay(&games, "1");
+    let bytes = std::fs::read(&games).unwrap();
+    let cut = dir.join("cut.gam");
+    std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
+    let output = iago(&[
+        "train",
+        "--games",
+        cut.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cut.gam: IAGOGAM3: the coded games are damaged"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "no weights written");
     let output = iago(&["selfplay", "--games", "1"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--out FILE is required"));
@@ -131,14 +153,14 @@ fn damaged_or_missing_records_are_clear_errors() {
 #[test]
 fn packed_games_are_the_same_games_in_fewer_bytes() {
     let dir = scratch("pack");
-    let compact = dir.join("compact.gz");
+    let compact = dir.join("compact.gam");
     selfplay(&compact, "2");
     let bytes = std::fs::read(&compact).unwrap();
     let games = records::decode(&bytes).unwrap();
     // The same games in the older format, as the GPU generator writes it.
     let plain = dir.join("plain.gam");
     std::fs::write(&plain, records::encode(&games)).unwrap();
-    let packed = dir.join("packed.gz");
+    let packed = dir.join("packed.gam");
     let summary = stdout_of(&iago(&[
         "pack-games",
         plain.to_str().unwrap(),
@@ -147,6 +169,8 @@ fn packed_games_are_the_same_games_in_fewer_bytes() {
         packed.to_str().unwrap(),
     ]));
     assert!(summary.contains("pack-games: 12 games"), "{summary}");
+    let packed_bytes = std::fs::read(&packed).unwrap();
+    assert_eq!(&packed_bytes[..8], b"IAGOGAM3");
     let both = records::read(&packed).unwrap();
     assert_eq!(both[..6], games[..]);
     assert_eq!(both[6..], games[..]);
@@ -155,7 +179,7 @@ fn packed_games_are_the_same_games_in_fewer_bytes() {
         &both
     );
     // Packing the packed file again changes nothing.
-    let again = dir.join("again.gz");
+    let again = dir.join("again.gam");
     stdout_of(&iago(&[
         "pack-games",
         compact.to_str().unwrap(),
@@ -169,7 +193,7 @@ fn packed_games_are_the_same_games_in_fewer_bytes() {
 #[test]
 fn packing_refuses_damaged_games_and_its_own_input() {
     let dir = scratch("pack-errors");
-    let games = dir.join("games.gz");
+    let games = dir.join("games.gam");
     selfplay(&games, "1");
     let before = std::fs::read(&games).unwrap();
     let output = iago(&[
@@ -190,7 +214,7 @@ fn packing_refuses_damaged_games_and_its_own_input() {
     wrong[1].black_result = wrong[1].black_result.wrapping_add(2);
     let bad = dir.join("bad.gam");
     std::fs::write(&bad, records::encode(&wrong)).unwrap();
-    let out = dir.join("out.gz");
+    let out = dir.join("out.gam");
     let output = iago(&[
         "pack-games",
         bad.to_str().unwrap(),

@@ -74,8 +74,8 @@ pub const WEIGHTS: Bound = Bound {
     kind: "a weights file",
     bytes: 64 * MIB,
 };
-/// Self-play game records (IAGOGAM1; about 48 bytes a game compressed, 64 uncompressed:
-/// four million games).
+/// Self-play game records (IAGOGAM1 and IAGOGAM2 uncompressed take about 64 bytes a game:
+/// four million games; the readers hold any format to as many games).
 pub const GAME_RECORDS: Bound = Bound {
     kind: "a game record file",
     bytes: 256 * MIB,

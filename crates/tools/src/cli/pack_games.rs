@@ -1,19 +1,21 @@
-//! `iago pack-games`: rewrites game record files as one compact IAGOGAM2 file, checking
-//! every game on the way (see `corpus::records`).
+//! `iago pack-games`: rewrites game record files as one IAGOGAM3 file, checking every
+//! game on the way (see `corpus::records` and `corpus::coded`).
 
 use std::path::PathBuf;
 
 use super::args::{Args, is_option};
 use super::out::{Failure, outln};
+use crate::corpus::coded::GameWriter;
 use crate::corpus::records;
 
 const HELP: &str = "usage: iago pack-games FILE... --out FILE
 
-Reads game record files (IAGOGAM1 or IAGOGAM2, gzip-compressed or not, as `iago selfplay`
-and the GPU generator write them), replays every game to check its moves and result, and
-writes them all, in order, to one gzip-compressed IAGOGAM2 file (docs/selfplay.md): each
-move stored as its rank among the legal moves, about 27 bytes a game where IAGOGAM1 takes
-45. The output is written crash-safely and may not be one of the inputs.
+Reads game record files (IAGOGAM1, IAGOGAM2 or IAGOGAM3, as `iago selfplay` and the GPU
+generator write them, the first two gzip-compressed or not), replays every game to check
+its moves and result, and writes them all, in order, to one IAGOGAM3 file
+(docs/selfplay.md): each move coded as its rank among the legal moves with a model of
+the moves, about 19.5 bytes a game where gzip makes IAGOGAM2 27.6 and IAGOGAM1 45. The
+output is written crash-safely and may not be one of the inputs.
 
 Options:
   --out FILE   the file to write (required)
@@ -41,7 +43,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if inputs.iter().any(|input| same_file(input, &out)) {
         return Err(format!("pack-games: {} is an input too", out.display()).into());
     }
-    let mut encoded = records::compact_header();
+    let mut writer = GameWriter::default();
     let mut games = 0usize;
     let mut positions = 0usize;
     let mut read_bytes = 0u64;
@@ -50,11 +52,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         for (n, game) in records::read(input)?.iter().enumerate() {
             let context = |e: String| format!("{}: record {}: {e}", input.display(), n + 1);
             positions += game.replay().map_err(context)?.len();
-            records::push_compact(&mut encoded, game).map_err(context)?;
+            writer.push(game).map_err(context)?;
             games += 1;
         }
     }
-    let bytes = records::gzip(&encoded);
+    let bytes = writer.file();
     iago_core::files::write(&out, &bytes).map_err(|e| e.to_string())?;
     outln!(
         "pack-games: {games} games, {positions} positions from {} files ({read_bytes} bytes) \

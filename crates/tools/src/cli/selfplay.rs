@@ -7,13 +7,14 @@ use std::time::Instant;
 use super::args::Args;
 use super::out::{Failure, outln};
 use crate::arena::openings::parse_openings;
-use crate::corpus::records::{self, GameRecord};
+use crate::corpus::coded::GameWriter;
+use crate::corpus::records::GameRecord;
 use crate::corpus::{SelfPlayConfig, play_games};
 
 const HELP: &str = "usage: iago selfplay --games N --out FILE [OPTIONS]
 
 Plays N games of iago against itself and writes them to FILE as compressed game records
-(IAGOGAM2, docs/selfplay.md) with their final results, for `iago train --games FILE`.
+(IAGOGAM3, docs/selfplay.md) with their final results, for `iago train --games FILE`.
 Each game opens with --random-plies random moves (or an opening of --openings, taken in
 turn), then both sides search --depth plies and solve exactly from --exact empties, so
 every position from the first solved move on has the game's result as its exact value.
@@ -113,8 +114,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         options.threads
     );
     let mut games: Vec<GameRecord> = Vec::with_capacity(options.games);
-    // Each game is encoded once; a checkpoint compresses what there is.
-    let mut encoded = records::compact_header();
+    // Each game is coded once; a checkpoint writes the file of what there is.
+    let mut writer = GameWriter::default();
     while games.len() < options.games {
         let count = options.checkpoint.min(options.games - games.len());
         let first = options.first + games.len() as u64;
@@ -132,11 +133,10 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         };
         let played = play_games(config, first, count, options.threads, &progress)?;
         for game in &played {
-            records::push_compact(&mut encoded, game)?;
+            writer.push(game)?;
         }
         games.extend(played);
-        iago_core::files::write(&options.out, &records::gzip(&encoded))
-            .map_err(|e| e.to_string())?;
+        iago_core::files::write(&options.out, &writer.file()).map_err(|e| e.to_string())?;
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     let positions: usize = games.iter().map(|g| g.moves.len()).sum();

@@ -8,6 +8,8 @@
 //! first solved move on the result is the exact value of every position. The number of
 //! threads changes nothing but the speed.
 
+pub mod coded;
+pub mod range_coder;
 pub mod records;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

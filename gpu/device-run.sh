@@ -4,9 +4,9 @@
 # games byte for byte), self-plays for SECONDS, checks and expands the records, fits the
 # weights with gpu/fit.py on the GPU, and leaves under $OUT:
 #   weights.bin   the fitted weights (IAGOPAT1, 30 stages: iago --eval pattern:weights.bin)
-#   games-N.gam.gz  the run's games in order (IAGOGAM2, gzip: iago's compact corpus
-#                 format), up to PARTS (5) files of under 16 MB each, about 580,000 games
-#                 a file
+#   games-N.gam   the run's games in order (IAGOGAM3: iago's corpus format, each move's
+#                 rank range-coded), up to PARTS (5) files of under 16 MB each, about
+#                 800,000 games a file
 #   log.txt       every step, command and figure; fit.txt the fit's own report
 # It ends within BUDGET seconds (default 500) whatever SECONDS says: self-play gets what
 # the other steps leave. A mismatch between GPU and CPU is reported as MISMATCH and the
@@ -201,21 +201,21 @@ fi
 
 # ---- The records ---------------------------------------------------------------------
 # In game order, into up to PARTS files of under 16 MB each (what comes back from the
-# machine: 8 files, with log.txt, fit.txt and weights.bin), about 580,000 games a file in
-# the compact format (each move's rank among the legal moves: 27.6 bytes a game).
+# machine: 8 files, with log.txt, fit.txt and weights.bin), about 800,000 games a file in
+# iago's corpus format (each move's rank among the legal moves, range-coded: about 19.5
+# bytes a game).
 packed=0
 part=0
 while [ "$part" -lt "$PARTS" ] && [ "$packed" -lt "${games:-0}" ]; do
     part=$((part + 1))
     count=$((games - packed))
     while :; do
-        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --compact --out "$work/part.gam"
-        gzip -9 -c "$work/part.gam" >"$out/games-$part.gam.gz"
-        size=$(wc -c <"$out/games-$part.gam.gz")
+        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --coded --out "$out/games-$part.gam"
+        size=$(wc -c <"$out/games-$part.gam")
         [ "$size" -le "$PART_BYTES" ] && break
         count=$((count * PART_BYTES * 97 / 100 / size))
     done
-    say "games-$part.gam.gz: games $((packed + 1)) to $((packed + count)) of $games, $size bytes"
+    say "games-$part.gam: games $((packed + 1)) to $((packed + count)) of $games, $size bytes"
     packed=$((packed + count))
 done
 say "records: $packed of ${games:-0} games in $part files"

@@ -38,9 +38,10 @@ static const char* USAGE =
     "                               re-solves the solve point of the first K solved games\n"
     "  positions GAMES [--every K] [--min-empties A] [--max-empties B]\n"
     "                               position strings of the records' positions\n"
-    "  head GAMES --games K [--skip S] [--compact] --out FILE\n"
+    "  head GAMES --games K [--skip S] [--compact | --coded] --out FILE\n"
     "                               K records after the first S (default 0): the first K;\n"
-    "                               --compact writes IAGOGAM2 (each move's rank)\n"
+    "                               --compact writes IAGOGAM2 (each move's rank), --coded\n"
+    "                               IAGOGAM3 (the ranks range-coded, as iago writes)\n"
     "  canonical --out FILE         the tied index of every weight index (IAGOCAN1: the\n"
     "                               magic, u32 stage_len, stage_len u32), for gpu/fit.py\n"
     "common options: --weights FILE (IAGOPAT1, default\n"
@@ -291,10 +292,143 @@ static int move_rank(const Game& g, int square) {
   return rank;
 }
 
-// Writes records as IAGOGAM1 (the squares) or, compact, as IAGOGAM2 (each move's rank
-// among the legal moves; the records must be legal games).
-static void write_records(const std::string& path, const Record* records, size_t count, bool compact) {
+// IAGOGAM3 (docs/selfplay.md; iago's corpus::coded and corpus::range_coder): each move's
+// rank coded bit by bit with a binary adaptive range coder in contexts of the game's
+// phase, the empties, the number of legal moves and the question ("is the rank k?").
+// Byte for byte what iago writes for the same games.
+struct CoderBit {
+  uint16_t fast = 1 << 15, slow = 1 << 15;
+  uint32_t zero_probability() const {
+    const uint32_t mixed = ((uint32_t)fast + slow) >> 5;
+    return mixed < 1 ? 1 : mixed > 4095 ? 4095 : mixed;
+  }
+  void learn(bool bit) {
+    if (bit) {
+      fast -= fast >> 4;
+      slow -= slow >> 7;
+    } else {
+      fast += (uint16_t)(65535 - fast) >> 4;
+      slow += (uint16_t)(65535 - slow) >> 7;
+    }
+  }
+};
+
+class RangeEncoder {
+ public:
+  void bit(CoderBit& context, bool bit) {
+    const uint32_t bound = (range_ >> 12) * context.zero_probability();
+    if (bit) {
+      low_ += bound;
+      range_ -= bound;
+    } else {
+      range_ = bound;
+    }
+    context.learn(bit);
+    while (range_ < (1u << 24)) {
+      range_ <<= 8;
+      shift_low();
+    }
+  }
+  // The low `bits` bits of value, high first, in a binary tree of 2^bits contexts.
+  void tree(CoderBit* contexts, int bits, uint32_t value) {
+    size_t node = 1;
+    for (int shift = bits - 1; shift >= 0; shift--) {
+      const bool b = (value >> shift) & 1;
+      bit(contexts[node], b);
+      node = node << 1 | (b ? 1 : 0);
+    }
+  }
+  std::vector<unsigned char> finish() {
+    for (int i = 0; i < 5; i++) shift_low();
+    return out_;
+  }
+
+ private:
+  void shift_low() {
+    if (low_ < 0xFF000000ULL || low_ > 0xFFFFFFFFULL) {
+      const unsigned char carry = (unsigned char)(low_ >> 32);
+      unsigned char byte = cache_;
+      while (waiting_ > 0) {
+        out_.push_back((unsigned char)(byte + carry));
+        byte = 0xFF;
+        waiting_--;
+      }
+      cache_ = (unsigned char)(low_ >> 24);
+    }
+    waiting_++;
+    low_ = (low_ & 0x00FFFFFFULL) << 8;
+  }
+  uint64_t low_ = 0;
+  uint32_t range_ = 0xFFFFFFFFu;
+  unsigned char cache_ = 0;
+  uint64_t waiting_ = 1;
+  std::vector<unsigned char> out_;
+};
+
+static uint32_t crc32_of(const std::vector<unsigned char>& bytes) {
+  static uint32_t table[256];
+  static bool ready = false;
+  if (!ready) {
+    for (uint32_t i = 0; i < 256; i++) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      table[i] = c;
+    }
+    ready = true;
+  }
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char b : bytes) crc = table[(crc ^ b) & 0xFF] ^ (crc >> 8);
+  return crc ^ 0xFFFFFFFFu;
+}
+
+enum class RecordFormat { Squares, Ranks, Coded };
+
+// Writes records as IAGOGAM1 (the squares), IAGOGAM2 (each move's rank among the legal
+// moves) or IAGOGAM3 (the ranks range-coded); the last two need legal games, the last
+// whole ones.
+static void write_records(const std::string& path, const Record* records, size_t count, RecordFormat format) {
   OutFile out(path);
+  if (format == RecordFormat::Coded) {
+    const int COUNTS = 24, STEPS = 24, GROUPS = 8;
+    std::vector<CoderBit> exact_from(256), opening(256), ranks(3 * GROUPS * COUNTS * STEPS);
+    RangeEncoder coder;
+    for (size_t i = 0; i < count; i++) {
+      const Record& r = records[i];
+      coder.tree(exact_from.data(), 8, r.exact_from);
+      coder.tree(opening.data(), 8, r.opening);
+      Game g = {START_PLAYER, START_OPPONENT, true};
+      for (int m = 0; m < r.n; m++) {
+        if (legal_moves(g.player, g.opponent) == 0) pass_move(g);
+        const int rank = move_rank(g, r.moves[m]);
+        if (rank < 0) fail("%s: record %zu: move %d is not legal", path.c_str(), i + 1, m + 1);
+        const int legal = popcount64(legal_moves(g.player, g.opponent));
+        const int empties = 64 - popcount64(g.player | g.opponent);
+        const int phase = m < r.opening ? 0 : (r.exact_from != 255 && m >= r.exact_from) ? 2 : 1;
+        const int group = std::min(empties / 8, GROUPS - 1);
+        for (int step = 0; step < legal - 1; step++) {
+          const size_t index = ((size_t)(phase * GROUPS + group) * COUNTS + std::min(legal, COUNTS) - 1) * STEPS +
+                               std::min(step, STEPS - 1);
+          coder.bit(ranks[index], rank == step);
+          if (rank == step) break;
+        }
+        play_move(g, r.moves[m]);
+      }
+      const bool over = legal_moves(g.player, g.opponent) == 0 && legal_moves(g.opponent, g.player) == 0;
+      const int result = g.black_to_move ? final_disc_difference(g.player, g.opponent)
+                                         : -final_disc_difference(g.player, g.opponent);
+      if (!over || result != r.result)
+        fail("%s: record %zu: not a whole game with its final result", path.c_str(), i + 1);
+    }
+    const std::vector<unsigned char> coded = coder.finish();
+    const uint32_t games = (uint32_t)count, crc = crc32_of(coded);
+    out.write("IAGOGAM3", 8);
+    out.write(&games, 4);
+    out.write(&crc, 4);
+    out.write(coded.data(), coded.size());
+    out.close();
+    return;
+  }
+  const bool compact = format == RecordFormat::Ranks;
   out.write(compact ? "IAGOGAM2" : "IAGOGAM1", 8);
   for (size_t i = 0; i < count; i++) {
     const Record& r = records[i];
@@ -755,7 +889,7 @@ static int mode_play(const Args& args) {
     done = kept;
   }
   const double elapsed = now_seconds() - start;
-  write_records(out, records.data(), records.size(), false);
+  write_records(out, records.data(), records.size(), RecordFormat::Squares);
   unsigned long long moves = 0, searched = 0;
   for (const Record& r : records) {
     moves += r.n;
@@ -889,7 +1023,7 @@ static int mode_expand(const Args& args) {
 }
 
 static int mode_head(const Args& args) {
-  args.only({"--games", "--skip", "--out", "--compact"});
+  args.only({"--games", "--skip", "--out", "--compact", "--coded"});
   if (args.positional.size() != 1) fail("head: give a game file");
   const std::vector<Record> records = read_records(args.positional[0]);
   const size_t games = (size_t)args.number("--games", 1000, 0, 1LL << 40);
@@ -898,7 +1032,10 @@ static int mode_head(const Args& args) {
   if (out.empty()) fail("head: give --out FILE");
   // Parts of a file, as a run packs its records into files of limited size.
   const size_t count = std::min(games, records.size() - skip);
-  write_records(out, records.data() + skip, count, args.flag("--compact"));
+  const RecordFormat format = args.flag("--coded")     ? RecordFormat::Coded
+                              : args.flag("--compact") ? RecordFormat::Ranks
+                                                       : RecordFormat::Squares;
+  write_records(out, records.data() + skip, count, format);
   return 0;
 }
 
@@ -924,7 +1061,7 @@ int main(int argc, char** argv) {
   std::string layout_error;
   if (!check_fast_layout(h_layout, layout_error)) fail("the compiled evaluation does not match the layout: %s", layout_error.c_str());
   const std::string mode = argv[1];
-  const Args args(argc, argv, {"--all", "--compact"});
+  const Args args(argc, argv, {"--all", "--compact", "--coded"});
   if (mode == "perft") return mode_perft(args);
   if (mode == "eval") return mode_eval(args);
   if (mode == "solve") return mode_solve(args);

@@ -524,6 +524,29 @@ fn compact_parts_are_what_iago_packs() {
 }
 
 #[test]
+fn coded_parts_are_what_iago_writes() {
+    let (path, _) = games();
+    let out = scratch().join("coded.gam");
+    let text = ok(run(
+        &[
+            "head",
+            path.to_str().unwrap(),
+            "--games",
+            "40",
+            "--coded",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert!(text.is_empty(), "{text}");
+    let coded = std::fs::read(&out).unwrap();
+    let plain = iago::corpus::records::read(path).unwrap();
+    assert_eq!(coded, iago::corpus::records::compress(&plain).unwrap());
+    assert_eq!(iago::corpus::records::decode(&coded).unwrap(), plain);
+}
+
+#[test]
 fn opening_lines_come_first() {
     let dir = scratch();
     let openings = dir.join("openings.txt");

@@ -46,7 +46,7 @@ Options:
   --wthor FILE     a WTHOR database, whatever its name; the players' names come from
                    the WTHOR.JOU beside a WTHOR file
   --depth N        midgame search depth (default 14)
-  --solve N        solve exactly from N empty squares on (default 20)
+  --solve N        solve exactly from N empty squares on (default 22)
   --eval NAME      evaluator (default: the default)
   --hash MB        table size (default 64)
   --threads N      search threads (default 1); more is faster but the midgame scores
@@ -78,7 +78,7 @@ const GAME: Range<usize> = Range {
 /// The empty squares from which the analysis solves exactly.
 const SOLVE: Range<u32> = Range {
     name: "solve",
-    default: Some(20),
+    default: Some(22),
     min: 0,
     max: 60,
     unit: " empty squares",
@@ -103,7 +103,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         wthor: None,
         game_number: None,
         depth: 14,
-        solve: 20,
+        solve: 22,
         eval: "default".into(),
         hash_mb: iago_core::search::DEFAULT_HASH_MB,
         threads: 1,

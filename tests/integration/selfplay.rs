@@ -107,20 +107,24 @@ fn training_on_game_records_reports_self_play_and_exact_errors() {
 #[test]
 fn damaged_or_missing_records_are_clear_errors() {
     let dir = scratch("damaged");
+    let out = dir.join("w.bin");
+    // The stderr of a failed one-epoch fit on `games`.
+    let refused = |games: &Path| {
+        let output = iago(&[
+            "train",
+            "--games",
+            games.to_str().unwrap(),
+            "--epochs",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(2));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
     let path = dir.join("bad.gam");
     std::fs::write(&path, b"IAGOGAM1\x05\x00").unwrap();
-    let out = dir.join("w.bin");
-    let output = iago(&[
-        "train",
-        "--games",
-        path.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused(&path);
     assert!(stderr.contains("record 1"), "{stderr}");
     // A coded file cut short.
     let games = dir.join("games.gam");
@@ -128,17 +132,7 @@ fn damaged_or_missing_records_are_clear_errors() {
     let bytes = std::fs::read(&games).unwrap();
     let cut = dir.join("cut.gam");
     std::fs::write(&cut, &bytes[..bytes.len() - 10]).unwrap();
-    let output = iago(&[
-        "train",
-        "--games",
-        cut.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = refused(&cut);
     assert!(
         stderr.contains("cut.gam: IAGOGAM3: the coded games are damaged"),
         "{stderr}"

@@ -16,11 +16,10 @@
 //! start of a file and learns as it goes, so a file is read from its start.
 
 use flate2::Crc;
-use iago_core::game::Color;
 use iago_core::othello::Position;
 
 use super::range_coder::{Bit, Decoder, Encoder};
-use super::records::{GameRecord, ranked_moves};
+use super::records::{GameRecord, black_result, ranked_moves};
 
 pub const MAGIC: &[u8; 8] = b"IAGOGAM3";
 const HEADER: usize = 16;
@@ -157,50 +156,27 @@ struct RankedMove {
     empties: u32,
 }
 
-/// The ranks of a record's moves, checking that it is a whole legal game with its final
-/// position's result.
+/// The ranks of a record's moves, checking (by [`GameRecord::replay`]) that it is a
+/// whole legal game with its final position's result.
 fn ranks(record: &GameRecord) -> Result<Vec<RankedMove>, String> {
-    let mut pos = Position::start();
     let mut ranked = [0u8; 64];
-    let mut out = Vec::with_capacity(record.moves.len());
-    for (ply, &square) in record.moves.iter().enumerate() {
-        if pos.has_no_move() {
-            pos = pos.pass();
-        }
-        let count = ranked_moves(&pos, &mut ranked);
-        let rank = ranked[..count]
-            .iter()
-            .position(|&s| s == square)
-            .ok_or_else(|| format!("move {} ({square}) is not legal", ply + 1))?;
-        out.push(RankedMove {
-            rank,
-            count,
-            empties: pos.empty_count(),
-        });
-        pos = pos.play_square(u32::from(square));
-    }
-    if !pos.has_no_move() || !pos.pass().has_no_move() {
-        return Err(format!(
-            "the game goes on after its {} moves",
-            record.moves.len()
-        ));
-    }
-    if final_result(&pos) != i32::from(record.black_result) {
-        return Err(format!(
-            "result {} recorded, the final position gives {}",
-            record.black_result,
-            final_result(&pos)
-        ));
-    }
-    Ok(out)
-}
-
-/// Black's final disc difference in a finished game.
-fn final_result(end: &Position) -> i32 {
-    match end.side {
-        Color::Black => end.final_disc_difference(),
-        Color::White => -end.final_disc_difference(),
-    }
+    let positions = record.replay()?;
+    positions
+        .iter()
+        .zip(&record.moves)
+        .map(|(before, &square)| {
+            let count = ranked_moves(&before.position, &mut ranked);
+            let rank = ranked[..count]
+                .iter()
+                .position(|&s| s == square)
+                .ok_or_else(|| format!("move {square} is not legal"))?;
+            Ok(RankedMove {
+                rank,
+                count,
+                empties: before.position.empty_count(),
+            })
+        })
+        .collect()
 }
 
 /// Reads the games of an IAGOGAM3 file.
@@ -261,7 +237,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
         }
         records.push(GameRecord {
             moves,
-            black_result: final_result(&pos) as i8,
+            black_result: black_result(&pos) as i8,
             exact_from: header.exact_from,
             opening: header.opening,
         });

@@ -97,10 +97,7 @@ impl GameRecord {
                 self.moves.len()
             ));
         }
-        let final_black = match pos.side {
-            Color::Black => pos.final_disc_difference(),
-            Color::White => -pos.final_disc_difference(),
-        };
+        let final_black = black_result(&pos);
         if final_black != i32::from(self.black_result) {
             return Err(format!(
                 "result {} recorded, the final position gives {final_black}",
@@ -108,6 +105,14 @@ impl GameRecord {
             ));
         }
         Ok(out)
+    }
+}
+
+/// Black's final disc difference in a finished game, the empties counted for the winner.
+pub fn black_result(end: &Position) -> i32 {
+    match end.side {
+        Color::Black => end.final_disc_difference(),
+        Color::White => -end.final_disc_difference(),
     }
 }
 
@@ -344,13 +349,9 @@ pub(crate) fn whole_game(mut choose: impl FnMut(u64) -> u32) -> GameRecord {
         moves.push(square as u8);
         pos = pos.play_square(square);
     }
-    let black = match pos.side {
-        Color::Black => pos.final_disc_difference(),
-        Color::White => -pos.final_disc_difference(),
-    };
     GameRecord {
         moves,
-        black_result: black as i8,
+        black_result: black_result(&pos) as i8,
         exact_from: Some(40),
         opening: 2,
     }

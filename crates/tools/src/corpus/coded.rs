@@ -1,4 +1,4 @@
-//! IAGOGAM3: game records coded move by move with a model of the moves, about a quarter
+//! IAGOGAM3: game records coded move by move with a model of the moves, about 30%
 //! smaller than gzip makes IAGOGAM2.
 //!
 //! Each move is its rank among the legal moves in IAGOGAM2's order
@@ -109,11 +109,12 @@ impl GameWriter {
             return Err(format!("more than {MAX_GAMES} games in one file"));
         }
         let moves = ranks(record)?;
+        // As the reader will see it: 255 means never solved.
         let header = Header {
-            exact_from: record.exact_from,
+            exact_from: record.exact_from.filter(|&e| e != NEVER_SOLVED),
             opening: record.opening,
         };
-        let exact_from = record.exact_from.unwrap_or(NEVER_SOLVED);
+        let exact_from = header.exact_from.unwrap_or(NEVER_SOLVED);
         self.encoder
             .tree(&mut self.model.exact_from, 8, u32::from(exact_from));
         self.encoder

@@ -155,13 +155,13 @@ pub fn ranked_moves(pos: &Position, out: &mut [u8; 64]) -> usize {
 }
 
 /// The start of an IAGOGAM2 file, to which [`push_compact`] appends records.
-pub fn compact_header() -> Vec<u8> {
+fn compact_header() -> Vec<u8> {
     COMPACT_MAGIC.to_vec()
 }
 
 /// Appends `record` to IAGOGAM2 bytes; an error, with `out` as it was, if a move is not
 /// legal where it is played.
-pub fn push_compact(out: &mut Vec<u8>, record: &GameRecord) -> Result<(), String> {
+fn push_compact(out: &mut Vec<u8>, record: &GameRecord) -> Result<(), String> {
     let before = out.len();
     push_ranks(out, record).inspect_err(|_| out.truncate(before))
 }

@@ -3,7 +3,7 @@
 # build with c++), checks the GPU against the CPU (perft, evaluations, solves, the first
 # games byte for byte), self-plays for SECONDS, checks and expands the records, fits the
 # weights with gpu/fit.py on the GPU, and leaves under $OUT:
-#   weights.bin   the fitted weights (IAGOPAT1, 30 stages: iago --eval pattern:weights.bin)
+#   weights.bin   the fitted weights (IAGOPAT2, 30 stages: iago --eval pattern:weights.bin)
 #   games-N.gam   the run's games in order (IAGOGAM3: iago's corpus format, each move's
 #                 rank range-coded), up to PARTS (5) files of under 16 MB each, about
 #                 800,000 games a file
@@ -183,9 +183,10 @@ if [ "${games:-0}" -gt "$FIT_MAX_GAMES" ]; then
 fi
 step "$ref" expand --in "$fit_games" --out "$work/games.fea"
 step "$ref" canonical --out "$work/canonical.bin"
-# Thirty stages, as the shipped weights have: on 6.9 million self-play positions they
-# fitted +13 and +5 Elo against 15 at depth 6 where 15 fitted -2 (docs/selfplay.md).
-FIT_ARGS=${FIT_ARGS:---stages 30}
+# Thirty stages and an overlap of 2 discs, as the shipped weights have. Sixty stages fitted
+# on 2,261,000 games beat thirty by 10 Elo at depth 8 but not at equal CPU, where their
+# search is slower (docs/selfplay.md); with a GPU run's games, try them again.
+FIT_ARGS=${FIT_ARGS:---stages 30 --stage-overlap 2}
 fit_seconds=$((BUDGET - SECONDS - 45))
 [ "$fit_seconds" -gt "$FIT_SECONDS" ] && fit_seconds=$FIT_SECONDS
 [ "$fit_seconds" -lt 10 ] && fit_seconds=10

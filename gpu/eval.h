@@ -403,10 +403,13 @@ inline bool check_fast_layout(const EvalLayout& layout, std::string& error) {
   return error.empty();
 }
 
-// Reads an IAGOPAT1 weight file (pattern.rs): the magic, the stage count (1 to 60) and
-// the weights a stage (u32 each), then the weights as i16, where -32768 is followed by a
-// u16 count of zeros. Returns an empty vector and sets `error` when the file does not fit
-// the layout; `stages` gets the file's stage count.
+// Reads an IAGOPAT2 or IAGOPAT1 weight file (pattern.rs): the magic, the stage count (1 to
+// 60) and the weights a stage (u32 each), then the weights. IAGOPAT2: each weight's
+// difference from the same weight a stage before (stage 0: from zero) as an unsigned
+// LEB128 varint, 0 followed by a varint count for a run of zero differences, an even v
+// for +v/2, an odd v for -(v+1)/2. IAGOPAT1: the weights as i16, where -32768 is followed
+// by a u16 count of zeros. Returns an empty vector and sets `error` when the file does not
+// fit the layout; `stages` gets the file's stage count.
 inline std::vector<int16_t> read_weights(const char* path, const EvalLayout& layout, int& stages_out,
                                          std::string& error) {
   std::vector<int16_t> weights;
@@ -420,8 +423,9 @@ inline std::vector<int16_t> read_weights(const char* path, const EvalLayout& lay
   size_t got;
   while ((got = fread(buffer, 1, sizeof buffer, f)) > 0) bytes.insert(bytes.end(), buffer, buffer + got);
   fclose(f);
-  if (bytes.size() < 16 || memcmp(bytes.data(), "IAGOPAT1", 8) != 0) {
-    error = std::string(path) + ": not an IAGOPAT1 file";
+  const bool version_2 = bytes.size() >= 16 && memcmp(bytes.data(), "IAGOPAT2", 8) == 0;
+  if (bytes.size() < 16 || (!version_2 && memcmp(bytes.data(), "IAGOPAT1", 8) != 0)) {
+    error = std::string(path) + ": not an IAGOPAT2 or IAGOPAT1 file";
     return weights;
   }
   auto word = [&](size_t at) {
@@ -439,6 +443,50 @@ inline std::vector<int16_t> read_weights(const char* path, const EvalLayout& lay
   const size_t total = (size_t)stages * stage_len;
   weights.reserve(total);
   size_t at = 16;
+  if (version_2) {
+    bool bad = false;
+    auto varint = [&]() -> uint64_t {
+      uint64_t value = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        if (at >= bytes.size()) break;
+        const unsigned char byte = bytes[at++];
+        value |= (uint64_t)(byte & 0x7F) << shift;
+        if (!(byte & 0x80)) return value > 0xFFFFFFFFULL ? (bad = true, 0) : value;
+      }
+      bad = true;
+      return 0;
+    };
+    while (at < bytes.size() && !bad) {
+      const uint64_t token = varint();
+      int64_t difference = 0;
+      uint64_t count = 1;
+      if (token == 0) {
+        count = varint();
+        if (count == 0) bad = true;
+      } else {
+        difference = token % 2 == 0 ? (int64_t)(token / 2) : -(int64_t)((token + 1) / 2);
+      }
+      if (bad || count > total - weights.size()) {
+        bad = true;
+        break;
+      }
+      for (uint64_t i = 0; i < count; i++) {
+        const size_t k = weights.size();
+        const int64_t value = (k >= stage_len ? weights[k - stage_len] : 0) + difference;
+        if (value < INT16_MIN || value > INT16_MAX) {
+          bad = true;
+          break;
+        }
+        weights.push_back((int16_t)value);
+      }
+    }
+    if (bad || weights.size() != total) {
+      error = std::string(path) + ": " + std::to_string(weights.size()) + " weights read, " +
+              std::to_string(total) + " expected, or a malformed number";
+      weights.clear();
+    }
+    return weights;
+  }
   while (at + 1 < bytes.size()) {
     const int16_t value = (int16_t)(bytes[at] | bytes[at + 1] << 8);
     at += 2;

@@ -15,7 +15,7 @@ positions whose disc count rises), or with --split-records every --holdout-th po
 (what `iago train --samples` does with a label file, for comparing the two fits).
 
 Reports the held-out error overall, per stage, of the stored (rounded, clamped) weights
-as iago evaluates them, and on exact positions at 13-20 empties; writes an IAGOPAT1 file
+as iago evaluates them, and on exact positions at 13-20 empties; writes an IAGOPAT2 file
 (`iago --eval pattern:FILE`, any stage count), which needs the canonical table from
 `selfplay canonical --out FILE`.
 
@@ -96,31 +96,75 @@ def round_half_away(x):
 
 
 def encode_weights(values, stages, stage_len):
-    """IAGOPAT1 bytes of `values` (hundredths, all stages): i16, zero runs as -32768 + u16."""
-    w = np.clip(round_half_away(values.astype(np.float64)), -32767, 32767).astype(np.int16)
-    out = bytearray(b"IAGOPAT1" + struct.pack("<II", stages, stage_len))
-    i, n = 0, w.size
-    zero = w == 0
-    # Where each run of equal zero-ness ends, to skip over zeros in one step.
-    change = np.flatnonzero(np.diff(zero.astype(np.int8))) + 1
-    ends = np.append(change, n)
-    for end in ends:
-        if zero[i]:
-            while i < end:
-                run = min(end - i, 65535)
-                out += struct.pack("<hH", ZERO_RUN, run)
-                i += run
-        else:
-            out += w[i:end].astype("<i2").tobytes()
-            i = end
-    return bytes(out)
+    """IAGOPAT2 bytes of `values` (hundredths, all stages; pattern.rs has the format): each
+    weight's difference from the stage before as a varint, 0 + count for a run of zeros."""
+    w = np.clip(round_half_away(values.astype(np.float64)), -32767, 32767).astype(np.int64)
+    w = w.reshape(stages, stage_len)
+    diff = np.concatenate([w[:1], w[1:] - w[:-1]]).ravel()
+    zero = diff == 0
+    # Runs of zero differences: where each starts and how long it is.
+    edges = np.diff(np.concatenate([[0], zero.astype(np.int8), [0]]))
+    run_starts, run_ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    nonzero = np.flatnonzero(~zero)
+    d = diff[nonzero]
+    zigzag = np.where(d > 0, 2 * d, -2 * d - 1)
+    # Tokens in file order: each run is a 0 and its length at its start position.
+    keys = np.concatenate([2 * nonzero, 2 * run_starts, 2 * run_starts + 1])
+    tokens = np.concatenate([zigzag, np.zeros(run_starts.size, np.int64), run_ends - run_starts])
+    tokens = tokens[np.argsort(keys, kind="stable")].astype(np.uint64)
+    sizes = np.ones(tokens.size, np.int64)
+    for bits in (7, 14, 21, 28):
+        sizes += tokens >= (1 << bits)
+    owner = np.repeat(np.arange(tokens.size), sizes)
+    within = np.arange(owner.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    body = (tokens[owner] >> (7 * within).astype(np.uint64)) & np.uint64(0x7F)
+    body |= np.where(within < sizes[owner] - 1, 0x80, 0).astype(np.uint64)
+    return b"IAGOPAT2" + struct.pack("<II", stages, stage_len) + body.astype(np.uint8).tobytes()
+
+
+def decode_varints(body):
+    """The unsigned LEB128 numbers of `body` (bytes), each of at most 32 bits."""
+    b = np.frombuffer(body, dtype=np.uint8)
+    ends = np.flatnonzero(b < 0x80)
+    if b.size and (ends.size == 0 or ends[-1] != b.size - 1):
+        raise SystemExit("IAGOPAT2: truncated number")
+    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    sizes = ends - starts + 1
+    if sizes.size and sizes.max() > 5:
+        raise SystemExit("IAGOPAT2: number out of range")
+    within = np.arange(b.size) - np.repeat(starts, sizes)
+    parts = (b & 0x7F).astype(np.uint64) << (7 * within).astype(np.uint64)
+    values = np.add.reduceat(parts, starts) if b.size else np.zeros(0, np.uint64)
+    if values.size and values.max() > 0xFFFFFFFF:
+        raise SystemExit("IAGOPAT2: number out of range")
+    return values.astype(np.int64)
 
 
 def decode_weights(data):
-    """(stages, stage_len, i16 values) of an IAGOPAT1 file."""
-    if data[:8] != b"IAGOPAT1":
-        raise SystemExit("not an IAGOPAT1 file")
+    """(stages, stage_len, i16 values) of an IAGOPAT2 or IAGOPAT1 file."""
+    if data[:8] not in (b"IAGOPAT1", b"IAGOPAT2"):
+        raise SystemExit("not an IAGOPAT2 or IAGOPAT1 file")
     stages, stage_len = struct.unpack("<II", data[8:16])
+    total = stages * stage_len
+    if data[:8] == b"IAGOPAT2":
+        tokens = decode_varints(data[16:])
+        # Every 0 starts a run and the number after it is the run's length, never 0.
+        marker = np.flatnonzero(tokens == 0)
+        if marker.size and marker[-1] == tokens.size - 1:
+            raise SystemExit("IAGOPAT2: truncated zero run")
+        if np.any(tokens[marker + 1] == 0):
+            raise SystemExit("IAGOPAT2: an empty run of zeros")
+        lengths = np.ones(tokens.size, np.int64)
+        lengths[marker] = tokens[marker + 1]
+        lengths[marker + 1] = 0
+        diff = np.where(tokens % 2 == 0, tokens // 2, -((tokens + 1) // 2))
+        diff[marker] = 0
+        if lengths.sum() != total:
+            raise SystemExit(f"IAGOPAT2: {lengths.sum()} weights, {total} expected")
+        w = np.repeat(diff, lengths).reshape(stages, stage_len).cumsum(axis=0)
+        if w.min(initial=0) < -32768 or w.max(initial=0) > 32767:
+            raise SystemExit("IAGOPAT2: a weight out of range")
+        return stages, stage_len, w.ravel().astype(np.int16)
     words = np.frombuffer(data, dtype="<i2", offset=16)
     out = np.zeros(stages * stage_len, dtype=np.int16)
     at, k = 0, 0
@@ -394,6 +438,18 @@ def self_test():
     values[1000:71000] = 0
     stages, stage_len, back = decode_weights(encode_weights(values, 15, 6000))
     assert (stages, stage_len) == (15, 6000) and np.array_equal(back, values.astype(np.int16))
+    # Stages alike and the extremes of i16 (differences of 65,534 either way).
+    alike = np.tile(values[:6000], 60) + np.repeat(np.arange(60), 6000)
+    alike[:3] = [32767, -32767, 0]
+    alike[6000:6003] = [-32767, 32767, 0]
+    data = encode_weights(alike, 60, 6000)
+    assert len(data) < 2 * 6000 * 60, "stages alike take about a byte a weight"
+    assert np.array_equal(decode_weights(data)[2], alike.astype(np.int16))
+    # An IAGOPAT1 file: i16 values, zero runs as -32768 + u16.
+    old = b"IAGOPAT1" + struct.pack("<II", 1, 5) + struct.pack("<hhHhh", 7, ZERO_RUN, 2, -3, 300)
+    assert decode_weights(old)[2].tolist() == [7, 0, 0, -3, 300]
+    assert decode_weights(b"IAGOPAT2" + struct.pack("<II", 1, 5) + bytes([14, 0, 2, 5, 0xD8, 0x04]))[2].tolist() == [
+        7, 0, 0, -3, 300]
     assert round_half_away(np.array([0.5, -0.5, 1.5, 2.5])).tolist() == [1, -1, 2, 3]
     shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates/core/src/eval/weights/patterns.bin")
     if os.path.exists(shipped):
@@ -435,8 +491,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("features", nargs="?")
     parser.add_argument("--canonical", help="IAGOCAN1 file (selfplay canonical --out FILE)")
-    parser.add_argument("--out", help="IAGOPAT1 file to write")
-    parser.add_argument("--init", help="start from these weights (IAGOPAT1) instead of zeros")
+    parser.add_argument("--out", help="IAGOPAT2 file to write")
+    parser.add_argument("--init", help="start from these weights (IAGOPAT2 or IAGOPAT1) instead of zeros")
     parser.add_argument("--stages", type=int, default=15)
     parser.add_argument("--stage-overlap", type=int, default=6)
     parser.add_argument("--holdout", type=int, default=10)

@@ -44,7 +44,7 @@ static const char* USAGE =
     "                               IAGOGAM3 (the ranks range-coded, as iago writes)\n"
     "  canonical --out FILE         the tied index of every weight index (IAGOCAN1: the\n"
     "                               magic, u32 stage_len, stage_len u32), for gpu/fit.py\n"
-    "common options: --weights FILE (IAGOPAT1, default\n"
+    "common options: --weights FILE (IAGOPAT2, default\n"
     "  crates/core/src/eval/weights/patterns.bin), --threads N (CPU), --device cpu|gpu\n";
 
 static void fail(const char* format, ...) {

@@ -303,9 +303,9 @@ fn evaluation_equals_iagos_on_played_positions() {
 fn evaluation_equals_iagos_with_weights_that_make_every_index_count() {
     // The shipped weights are zero for most configurations; with a distinct weight at
     // (nearly) every index, any misplaced digit or offset changes the sum. 15 stages and
-    // 30 (a weight file says how many, the 60 moves spread evenly over them).
+    // 30 and 60 (a weight file says how many, the 60 moves spread evenly over them).
     let positions = sample_positions(7, 0..=60);
-    for stages in [15, 30] {
+    for stages in [15, 30, 60] {
         let len = features::layout().stage_len as usize * stages;
         let values: Vec<f32> = (0..len)
             .map(|i| ((i * 7919) % 1999) as f32 - 999.0)
@@ -322,6 +322,29 @@ fn evaluation_equals_iagos_with_weights_that_make_every_index_count() {
         let ours = generator_evaluations(&positions, path);
         let theirs = iago_evaluations(&positions, &format!("pattern:{path}"));
         assert_eq!(ours, theirs, "{stages} stages");
+        if stages == 15 {
+            // The same weights in the older IAGOPAT1 layout: each weight an i16, a zero
+            // as the run marker -32768 and a count of one.
+            let mut old = b"IAGOPAT1".to_vec();
+            old.extend_from_slice(&(stages as u32).to_le_bytes());
+            old.extend_from_slice(&features::layout().stage_len.to_le_bytes());
+            for &value in &values {
+                if value == 0.0 {
+                    old.extend_from_slice(&i16::MIN.to_le_bytes());
+                    old.extend_from_slice(&1u16.to_le_bytes());
+                } else {
+                    old.extend_from_slice(&(value as i16).to_le_bytes());
+                }
+            }
+            let old_path = scratch().join("dense-v1.bin");
+            std::fs::write(&old_path, &old).unwrap();
+            let old_path = old_path.to_str().unwrap();
+            assert_eq!(generator_evaluations(&positions, old_path), ours);
+            assert_eq!(
+                iago_evaluations(&positions, &format!("pattern:{old_path}")),
+                ours
+            );
+        }
     }
 }
 
@@ -678,6 +701,19 @@ fn bad_input_is_refused_with_a_reason() {
     let output = run(&["eval", "--weights", "/nonexistent.bin"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent.bin: cannot open"));
+    // The shipped weights cut short, and with a stray byte after them.
+    let shipped = std::fs::read(weights_file()).unwrap();
+    let cut = scratch().join("cut.bin");
+    for bytes in [
+        &shipped[..shipped.len() - 1],
+        &[&shipped[..], &[2]].concat()[..],
+    ] {
+        std::fs::write(&cut, bytes).unwrap();
+        let output = run(&["eval", "--weights", cut.to_str().unwrap()], "");
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("expected"), "{stderr}");
+    }
     // A record whose second move is illegal, and one cut short.
     let dir = scratch();
     let bad = dir.join("bad.gam");

@@ -2,11 +2,15 @@
 //! [`super::features`]), from the weight set of the position's stage.
 //!
 //! The weights are embedded in the binary from `weights/patterns.bin` (how they were made
-//! is in `weights/patterns.origin.md`). File format, little-endian: the magic
-//! `IAGOPAT1`, the number of stages (u32, 1 to 60: see [`features::stage_of_discs`]), the
-//! weights per stage (u32), then the weights of stage 0, 1, ... as i16 in hundredths of a
-//! disc, where the value `i16::MIN` is followed by a u16 count of zero weights (most
-//! pattern configurations never occur).
+//! is in `weights/patterns.origin.md`). File format, little-endian: the magic `IAGOPAT2`,
+//! the number of stages (u32, 1 to 60: see [`features::stage_of_discs`]), the weights per
+//! stage (u32), then the weights of stage 0, 1, ... in hundredths of a disc, each stored as
+//! its difference from the same weight in the stage before (stage 0: from zero), since
+//! neighbouring stages are alike. Each difference is an unsigned LEB128 varint: 0 starts
+//! a run of zero differences whose length follows as another varint (most pattern
+//! configurations never occur), any other value `v` is the difference `v / 2` when even
+//! and `-(v + 1) / 2` when odd. The older `IAGOPAT1` files are still read: the same header,
+//! then each weight as an i16, where `i16::MIN` is followed by a u16 count of zero weights.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Mutex, OnceLock};
@@ -15,8 +19,9 @@ use super::features::{self, Layout, MAX_STAGES};
 use crate::game::{Evaluator, Score};
 use crate::othello::{DISC, Position};
 
-const MAGIC: &[u8; 8] = b"IAGOPAT1";
-const ZERO_RUN: i16 = i16::MIN;
+const MAGIC: &[u8; 8] = b"IAGOPAT2";
+const MAGIC_V1: &[u8; 8] = b"IAGOPAT1";
+const ZERO_RUN_V1: i16 = i16::MIN;
 
 /// The trained weights shipped with iago.
 static EMBEDDED: &[u8] = include_bytes!("weights/patterns.bin");
@@ -83,38 +88,50 @@ impl PatternWeights {
             .unwrap_or(&[])
     }
 
-    /// The file bytes.
+    /// The file bytes (`IAGOPAT2`).
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.weights.len() / 2);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(self.stages as u32).to_le_bytes());
         out.extend_from_slice(&(self.stage_len as u32).to_le_bytes());
+        let difference = |i: usize| {
+            let before = i.checked_sub(self.stage_len).map_or(0, |j| self.weights[j]);
+            i32::from(self.weights[i]) - i32::from(before)
+        };
         let mut i = 0;
         while i < self.weights.len() {
-            let run = self.weights[i..]
-                .iter()
-                .take(u16::MAX as usize)
-                .take_while(|&&w| w == 0)
+            let run = (i..self.weights.len())
+                .take_while(|&j| difference(j) == 0)
                 .count();
             if run > 0 {
-                out.extend_from_slice(&ZERO_RUN.to_le_bytes());
-                out.extend_from_slice(&(run as u16).to_le_bytes());
+                push_varint(&mut out, 0);
+                push_varint(&mut out, run as u32);
                 i += run;
             } else {
-                out.extend_from_slice(&self.weights[i].to_le_bytes());
+                let d = difference(i);
+                push_varint(
+                    &mut out,
+                    if d > 0 {
+                        2 * d as u32
+                    } else {
+                        2 * d.unsigned_abs() - 1
+                    },
+                );
                 i += 1;
             }
         }
         out
     }
 
-    /// Reads the file bytes, checking that they fit the current feature layout.
+    /// Reads the file bytes (`IAGOPAT2` or `IAGOPAT1`), checking that they fit the current
+    /// feature layout.
     pub fn decode(bytes: &[u8]) -> Result<PatternWeights, String> {
         let header = bytes
             .get(..16)
             .ok_or("pattern weights: file shorter than its header")?;
-        if &header[..8] != MAGIC {
-            return Err("pattern weights: not an IAGOPAT1 file".into());
+        let version_1 = &header[..8] == MAGIC_V1;
+        if !version_1 && &header[..8] != MAGIC {
+            return Err("pattern weights: not an IAGOPAT2 or IAGOPAT1 file".into());
         }
         let word = |at: usize| {
             u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
@@ -128,31 +145,11 @@ impl PatternWeights {
             ));
         }
         let total = stages * stage_len;
-        let mut weights = Vec::with_capacity(total);
-        let mut rest = &bytes[16..];
-        while let [a, b, tail @ ..] = rest {
-            let value = i16::from_le_bytes([*a, *b]);
-            rest = tail;
-            if value == ZERO_RUN {
-                let [c, d, tail @ ..] = rest else {
-                    return Err("pattern weights: truncated zero run".into());
-                };
-                let run = usize::from(u16::from_le_bytes([*c, *d]));
-                weights.resize(weights.len() + run, 0);
-                rest = tail;
-            } else {
-                weights.push(value);
-            }
-            if weights.len() > total {
-                return Err("pattern weights: more weights than the header says".into());
-            }
-        }
-        if !rest.is_empty() || weights.len() != total {
-            return Err(format!(
-                "pattern weights: {} weights read, {total} expected",
-                weights.len()
-            ));
-        }
+        let weights = if version_1 {
+            decode_v1(&bytes[16..], total)?
+        } else {
+            decode_v2(&bytes[16..], total, stage_len)?
+        };
         Ok(PatternWeights::new(stages, stage_len, weights))
     }
 
@@ -164,6 +161,121 @@ impl PatternWeights {
             .as_ref()
             .map_err(Clone::clone)
     }
+}
+
+/// Appends `value` as an unsigned LEB128 varint.
+fn push_varint(out: &mut Vec<u8>, mut value: u32) {
+    while value >= 0x80 {
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
+}
+
+/// Reads an unsigned LEB128 varint of at most 32 bits off the front of `bytes`.
+fn take_varint(bytes: &mut &[u8]) -> Result<u32, String> {
+    let mut value = 0u32;
+    for shift in (0..35).step_by(7) {
+        let [byte, rest @ ..] = *bytes else {
+            return Err("pattern weights: truncated number".into());
+        };
+        *bytes = rest;
+        let bits = u32::from(byte & 0x7F);
+        if shift == 28 && bits > 0x0F {
+            break;
+        }
+        value |= bits << shift;
+        if byte & 0x80 == 0 {
+            return Ok(value);
+        }
+    }
+    Err("pattern weights: number out of range".into())
+}
+
+/// The `total` weights of an `IAGOPAT2` body: differences from the stage before.
+fn decode_v2(mut rest: &[u8], total: usize, stage_len: usize) -> Result<Vec<i16>, String> {
+    let mut weights: Vec<i16> = Vec::with_capacity(total);
+    while let [first, tail @ ..] = rest {
+        // Most differences are small: a one-byte number is read without the general loop.
+        let token = if *first < 0x80 {
+            rest = tail;
+            u32::from(*first)
+        } else {
+            take_varint(&mut rest)?
+        };
+        let (difference, count) = if token == 0 {
+            match take_varint(&mut rest)? {
+                0 => return Err("pattern weights: an empty run of zeros".into()),
+                run => (0, run as usize),
+            }
+        } else if token % 2 == 0 {
+            (i64::from(token / 2), 1)
+        } else {
+            (-i64::from(token.div_ceil(2)), 1)
+        };
+        if count > total - weights.len() {
+            return Err("pattern weights: more weights than the header says".into());
+        }
+        if difference == 0 {
+            // A run repeats the stage before, a stage at most at a time (zeros in stage 0).
+            let mut left = count;
+            while left > 0 {
+                let i = weights.len();
+                let step = if i < stage_len {
+                    let step = left.min(stage_len - i);
+                    weights.resize(i + step, 0);
+                    step
+                } else {
+                    let step = left.min(stage_len);
+                    weights.extend_from_within(i - stage_len..i - stage_len + step);
+                    step
+                };
+                left -= step;
+            }
+        } else {
+            let i = weights.len();
+            let before = i.checked_sub(stage_len).map_or(0, |j| weights[j]);
+            let value = i16::try_from(i64::from(before) + difference)
+                .map_err(|_| "pattern weights: a weight out of range")?;
+            weights.push(value);
+        }
+    }
+    if weights.len() != total {
+        return Err(format!(
+            "pattern weights: {} weights read, {total} expected",
+            weights.len()
+        ));
+    }
+    Ok(weights)
+}
+
+/// The `total` weights of an `IAGOPAT1` body: i16 values and zero runs.
+fn decode_v1(mut rest: &[u8], total: usize) -> Result<Vec<i16>, String> {
+    let mut weights = Vec::with_capacity(total);
+    while let [a, b, tail @ ..] = rest {
+        let value = i16::from_le_bytes([*a, *b]);
+        rest = tail;
+        if value == ZERO_RUN_V1 {
+            let [c, d, tail @ ..] = rest else {
+                return Err("pattern weights: truncated zero run".into());
+            };
+            let run = usize::from(u16::from_le_bytes([*c, *d]));
+            weights.resize(weights.len() + run, 0);
+            rest = tail;
+        } else {
+            weights.push(value);
+        }
+        if weights.len() > total {
+            return Err("pattern weights: more weights than the header says".into());
+        }
+    }
+    if !rest.is_empty() || weights.len() != total {
+        return Err(format!(
+            "pattern weights: {} weights read, {total} expected",
+            weights.len()
+        ));
+    }
+    Ok(weights)
 }
 
 /// The pattern evaluator over a weight set.
@@ -295,7 +407,85 @@ mod tests {
     }
 
     #[test]
+    fn version_1_files_are_still_read() {
+        let layout = features::layout();
+        let len = layout.stage_len as usize;
+        let values: Vec<f32> = (0..len * 2).map(|i| ((i % 5) as f32 - 2.0) * 3.0).collect();
+        let weights = PatternWeights::from_values(2, &values).unwrap();
+        let mut bytes = b"IAGOPAT1".to_vec();
+        bytes.extend_from_slice(&2u32.to_le_bytes());
+        bytes.extend_from_slice(&(len as u32).to_le_bytes());
+        for &w in &weights.weights {
+            if w == 0 {
+                bytes.extend_from_slice(&i16::MIN.to_le_bytes());
+                bytes.extend_from_slice(&1u16.to_le_bytes());
+            } else {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        assert_eq!(PatternWeights::decode(&bytes).unwrap(), weights);
+    }
+
+    #[test]
+    fn stages_alike_cost_little() {
+        let layout = features::layout();
+        let len = layout.stage_len as usize;
+        // Sixty stages of the same weights, each a little larger than the one before.
+        let values: Vec<f32> = (0..len * 60)
+            .map(|i| ((i % len) % 301) as f32 - 150.0 + (i / len) as f32)
+            .collect();
+        let weights = PatternWeights::from_values(60, &values).unwrap();
+        let bytes = weights.encode();
+        assert!(bytes.len() < 2 * len + 60 * len, "{} bytes", bytes.len());
+        assert_eq!(PatternWeights::decode(&bytes).unwrap(), weights);
+        // The extremes of i16 survive: differences up to 65,534 either way.
+        let mut extreme = vec![0.0; len * 3];
+        extreme[5] = 32767.0;
+        extreme[len + 5] = -32767.0;
+        extreme[2 * len + 5] = 32767.0;
+        let weights = PatternWeights::from_values(3, &extreme).unwrap();
+        assert_eq!(PatternWeights::decode(&weights.encode()).unwrap(), weights);
+    }
+
+    #[test]
     fn bad_files_are_errors() {
+        let header = |stages: u32| {
+            let mut bytes = b"IAGOPAT2".to_vec();
+            bytes.extend_from_slice(&stages.to_le_bytes());
+            bytes.extend_from_slice(&features::layout().stage_len.to_le_bytes());
+            bytes
+        };
+        let len = features::layout().stage_len;
+        let with = |body: &[u8]| {
+            let mut bytes = header(1);
+            bytes.extend_from_slice(body);
+            PatternWeights::decode(&bytes)
+        };
+        let mut run = vec![0];
+        push_varint(&mut run, len);
+        assert!(with(&run).is_ok(), "a stage of zeros");
+        assert!(with(&run[..run.len() - 1]).is_err(), "a truncated number");
+        assert!(with(&[0, 0]).is_err(), "an empty run");
+        run.push(2);
+        assert!(with(&run).is_err(), "one weight too many");
+        assert!(
+            with(&[0xFF, 0xFF, 0xFF, 0xFF, 0x7F]).is_err(),
+            "a number over 32 bits"
+        );
+        assert!(
+            with(&[0xFF, 0xFF, 0xFF, 0xFF, 0x8F, 0x01]).is_err(),
+            "a sixth byte"
+        );
+        assert!(
+            with(&[0xFF, 0xFF, 0xFF, 0xFF, 0x0F]).is_err(),
+            "-2^31: out of i16"
+        );
+        assert!(with(&[0x80, 0x80, 0x04]).is_err(), "+32768: out of i16");
+        assert!(
+            with(&[0xFE, 0xFF, 0x03]).is_err(),
+            "+32767 is a weight, but the stage is not full"
+        );
+
         assert!(PatternWeights::decode(b"").is_err());
         assert!(PatternWeights::decode(b"IAGOPAT1\x0f\0\0\0\0\0\0\0").is_err());
         let weights = PatternWeights::embedded().unwrap();

@@ -4,6 +4,7 @@
 pub mod features;
 pub mod heuristics;
 pub mod pattern;
+pub mod weight_file;
 
 use crate::game::{Evaluator, Score};
 use crate::othello::{DISC, Position};

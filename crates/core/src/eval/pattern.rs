@@ -2,7 +2,9 @@
 //! [`super::features`]), from the weight set of the position's stage.
 //!
 //! The weights are embedded in the binary from `weights/patterns.bin` (how they were made
-//! is in `weights/patterns.origin.md`). File format, little-endian: the magic `IAGOPAT2`,
+//! is in `weights/patterns.origin.md`), decoded by the build script into an array the
+//! evaluation reads in place: a process starts without decoding them (26 ms to a depth-1
+//! `genmove` instead of 60). File format (read and written by [`super::weight_file`]), little-endian: the magic `IAGOPAT2`,
 //! the number of stages (u32, 1 to 60: see [`features::stage_of_discs`]), the weights per
 //! stage (u32), then the weights of stage 0, 1, ... in hundredths of a disc, each stored as
 //! its difference from the same weight in the stage before (stage 0: from zero), since
@@ -12,26 +14,22 @@
 //! and `-(v + 1) / 2` when odd. The older `IAGOPAT1` files are still read: the same header,
 //! then each weight as an i16, where `i16::MIN` is followed by a u16 count of zero weights.
 
+use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Mutex, OnceLock};
 
 use super::features::{self, Layout, MAX_STAGES};
+use super::weight_file;
 use crate::game::{Evaluator, Score};
 use crate::othello::{DISC, Position};
-
-const MAGIC: &[u8; 8] = b"IAGOPAT2";
-const MAGIC_V1: &[u8; 8] = b"IAGOPAT1";
-const ZERO_RUN_V1: i16 = i16::MIN;
-
-/// The trained weights shipped with iago.
-static EMBEDDED: &[u8] = include_bytes!("weights/patterns.bin");
 
 /// All stages' weights, stage after stage.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternWeights {
     stages: usize,
     stage_len: usize,
-    weights: Vec<i16>,
+    /// Owned when read from a file or trained; the embedded weights are read in place.
+    weights: Cow<'static, [i16]>,
     /// The stage of each disc count, 0 to 64.
     stage_of_discs: [u8; 65],
 }
@@ -52,10 +50,10 @@ impl PatternWeights {
             .iter()
             .map(|&v| v.round().clamp(-32767.0, 32767.0) as i16)
             .collect();
-        Ok(PatternWeights::new(stages, stage_len, weights))
+        Ok(PatternWeights::new(stages, stage_len, Cow::Owned(weights)))
     }
 
-    fn new(stages: usize, stage_len: usize, weights: Vec<i16>) -> PatternWeights {
+    fn new(stages: usize, stage_len: usize, weights: Cow<'static, [i16]>) -> PatternWeights {
         let mut stage_of_discs = [0u8; 65];
         for (discs, stage) in stage_of_discs.iter_mut().enumerate() {
             *stage = features::stage_of_discs(discs as u32, stages) as u8;
@@ -90,192 +88,75 @@ impl PatternWeights {
 
     /// The file bytes (`IAGOPAT2`).
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.weights.len() / 2);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(self.stages as u32).to_le_bytes());
-        out.extend_from_slice(&(self.stage_len as u32).to_le_bytes());
-        let difference = |i: usize| {
-            let before = i.checked_sub(self.stage_len).map_or(0, |j| self.weights[j]);
-            i32::from(self.weights[i]) - i32::from(before)
-        };
-        let mut i = 0;
-        while i < self.weights.len() {
-            let run = (i..self.weights.len())
-                .take_while(|&j| difference(j) == 0)
-                .count();
-            if run > 0 {
-                push_varint(&mut out, 0);
-                push_varint(&mut out, run as u32);
-                i += run;
-            } else {
-                let d = difference(i);
-                push_varint(
-                    &mut out,
-                    if d > 0 {
-                        2 * d as u32
-                    } else {
-                        2 * d.unsigned_abs() - 1
-                    },
-                );
-                i += 1;
-            }
-        }
-        out
+        weight_file::encode(self.stages, self.stage_len, &self.weights)
     }
 
     /// Reads the file bytes (`IAGOPAT2` or `IAGOPAT1`), checking that they fit the current
     /// feature layout.
     pub fn decode(bytes: &[u8]) -> Result<PatternWeights, String> {
-        let header = bytes
-            .get(..16)
-            .ok_or("pattern weights: file shorter than its header")?;
-        let version_1 = &header[..8] == MAGIC_V1;
-        if !version_1 && &header[..8] != MAGIC {
-            return Err("pattern weights: not an IAGOPAT2 or IAGOPAT1 file".into());
-        }
-        let word = |at: usize| {
-            u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
-        };
-        let (stages, stage_len) = (word(8) as usize, word(12) as usize);
-        let expected = features::layout().stage_len as usize;
-        if !(1..=MAX_STAGES).contains(&stages) || stage_len != expected {
-            return Err(format!(
-                "pattern weights: {stages} stages of {stage_len} weights, this build needs \
-                 1 to {MAX_STAGES} of {expected} (retrain with `iago train`)"
-            ));
-        }
-        let total = stages * stage_len;
-        let weights = if version_1 {
-            decode_v1(&bytes[16..], total)?
-        } else {
-            decode_v2(&bytes[16..], total, stage_len)?
-        };
-        Ok(PatternWeights::new(stages, stage_len, weights))
+        let header = weight_file::read_header(bytes)?;
+        check_shape(header.stages, header.stage_len)?;
+        let weights = weight_file::decode(&header, bytes)?;
+        Ok(PatternWeights::new(
+            header.stages,
+            header.stage_len,
+            Cow::Owned(weights),
+        ))
     }
 
     /// The weights embedded in the binary.
     pub fn embedded() -> Result<&'static PatternWeights, String> {
         static WEIGHTS: OnceLock<Result<PatternWeights, String>> = OnceLock::new();
         WEIGHTS
-            .get_or_init(|| PatternWeights::decode(EMBEDDED))
+            .get_or_init(|| {
+                let (stages, stage_len, weights) = embedded_weights();
+                check_shape(stages, stage_len)?;
+                Ok(PatternWeights::new(
+                    stages,
+                    stage_len,
+                    Cow::Borrowed(weights),
+                ))
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
 }
 
-/// Appends `value` as an unsigned LEB128 varint.
-fn push_varint(out: &mut Vec<u8>, mut value: u32) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
-}
-
-/// Reads an unsigned LEB128 varint of at most 32 bits off the front of `bytes`.
-fn take_varint(bytes: &mut &[u8]) -> Result<u32, String> {
-    let mut value = 0u32;
-    for shift in (0..35).step_by(7) {
-        let [byte, rest @ ..] = *bytes else {
-            return Err("pattern weights: truncated number".into());
-        };
-        *bytes = rest;
-        let bits = u32::from(byte & 0x7F);
-        if shift == 28 && bits > 0x0F {
-            break;
-        }
-        value |= bits << shift;
-        if byte & 0x80 == 0 {
-            return Ok(value);
-        }
-    }
-    Err("pattern weights: number out of range".into())
-}
-
-/// The `total` weights of an `IAGOPAT2` body: differences from the stage before.
-fn decode_v2(mut rest: &[u8], total: usize, stage_len: usize) -> Result<Vec<i16>, String> {
-    let mut weights: Vec<i16> = Vec::with_capacity(total);
-    while let [first, tail @ ..] = rest {
-        // Most differences are small: a one-byte number is read without the general loop.
-        let token = if *first < 0x80 {
-            rest = tail;
-            u32::from(*first)
-        } else {
-            take_varint(&mut rest)?
-        };
-        let (difference, count) = if token == 0 {
-            match take_varint(&mut rest)? {
-                0 => return Err("pattern weights: an empty run of zeros".into()),
-                run => (0, run as usize),
-            }
-        } else if token % 2 == 0 {
-            (i64::from(token / 2), 1)
-        } else {
-            (-i64::from(token.div_ceil(2)), 1)
-        };
-        if count > total - weights.len() {
-            return Err("pattern weights: more weights than the header says".into());
-        }
-        if difference == 0 {
-            // A run repeats the stage before, a stage at most at a time (zeros in stage 0).
-            let mut left = count;
-            while left > 0 {
-                let i = weights.len();
-                let step = if i < stage_len {
-                    let step = left.min(stage_len - i);
-                    weights.resize(i + step, 0);
-                    step
-                } else {
-                    let step = left.min(stage_len);
-                    weights.extend_from_within(i - stage_len..i - stage_len + step);
-                    step
-                };
-                left -= step;
-            }
-        } else {
-            let i = weights.len();
-            let before = i.checked_sub(stage_len).map_or(0, |j| weights[j]);
-            let value = i16::try_from(i64::from(before) + difference)
-                .map_err(|_| "pattern weights: a weight out of range")?;
-            weights.push(value);
-        }
-    }
-    if weights.len() != total {
+/// Refuses a weight file's shape unless it fits this build's feature layout.
+fn check_shape(stages: usize, stage_len: usize) -> Result<(), String> {
+    let expected = features::layout().stage_len as usize;
+    if !(1..=MAX_STAGES).contains(&stages) || stage_len != expected {
         return Err(format!(
-            "pattern weights: {} weights read, {total} expected",
-            weights.len()
+            "pattern weights: {stages} stages of {stage_len} weights, this build needs \
+             1 to {MAX_STAGES} of {expected} (retrain with `iago train`)"
         ));
     }
-    Ok(weights)
+    Ok(())
 }
 
-/// The `total` weights of an `IAGOPAT1` body: i16 values and zero runs.
-fn decode_v1(mut rest: &[u8], total: usize) -> Result<Vec<i16>, String> {
-    let mut weights = Vec::with_capacity(total);
-    while let [a, b, tail @ ..] = rest {
-        let value = i16::from_le_bytes([*a, *b]);
-        rest = tail;
-        if value == ZERO_RUN_V1 {
-            let [c, d, tail @ ..] = rest else {
-                return Err("pattern weights: truncated zero run".into());
-            };
-            let run = usize::from(u16::from_le_bytes([*c, *d]));
-            weights.resize(weights.len() + run, 0);
-            rest = tail;
-        } else {
-            weights.push(value);
-        }
-        if weights.len() > total {
-            return Err("pattern weights: more weights than the header says".into());
-        }
-    }
-    if !rest.is_empty() || weights.len() != total {
-        return Err(format!(
-            "pattern weights: {} weights read, {total} expected",
-            weights.len()
-        ));
-    }
-    Ok(weights)
+/// Bytes aligned for any weight type.
+#[repr(C, align(64))]
+struct Aligned<Bytes: ?Sized>(Bytes);
+
+/// `weights/patterns.bin` as the build script decoded it: the stage count and the weights
+/// a stage (u32, little-endian), then the weights as i16 in the target's byte order.
+static EMBEDDED: &Aligned<[u8]> =
+    &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/patterns.i16")));
+
+/// The embedded weights' stage count, weights a stage and weights, read in place.
+fn embedded_weights() -> (usize, usize, &'static [i16]) {
+    let bytes = &EMBEDDED.0;
+    let word = |at: usize| {
+        u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
+    };
+    let body = &bytes[8..];
+    // SAFETY: the body starts 8 bytes into a 64-byte aligned array, so at an i16 boundary;
+    // it holds `body.len() / 2` whole i16 values in the target's byte order (written so by
+    // the build script), any bit pattern of which is a valid i16; and it lives as long as
+    // the program.
+    let weights =
+        unsafe { std::slice::from_raw_parts(body.as_ptr().cast::<i16>(), body.len() / 2) };
+    (word(0), word(4), weights)
 }
 
 /// The pattern evaluator over a weight set.
@@ -415,7 +296,7 @@ mod tests {
         let mut bytes = b"IAGOPAT1".to_vec();
         bytes.extend_from_slice(&2u32.to_le_bytes());
         bytes.extend_from_slice(&(len as u32).to_le_bytes());
-        for &w in &weights.weights {
+        for &w in weights.weights.iter() {
             if w == 0 {
                 bytes.extend_from_slice(&i16::MIN.to_le_bytes());
                 bytes.extend_from_slice(&1u16.to_le_bytes());
@@ -462,7 +343,7 @@ mod tests {
             PatternWeights::decode(&bytes)
         };
         let mut run = vec![0];
-        push_varint(&mut run, len);
+        weight_file::push_varint(&mut run, len);
         assert!(with(&run).is_ok(), "a stage of zeros");
         assert!(with(&run[..run.len() - 1]).is_err(), "a truncated number");
         assert!(with(&[0, 0]).is_err(), "an empty run");
@@ -494,6 +375,18 @@ mod tests {
         assert!(PatternWeights::decode(&bytes).is_err());
         bytes.extend_from_slice(&[0, 0, 1, 0]);
         assert!(PatternWeights::decode(&bytes).is_err());
+    }
+
+    #[test]
+    fn the_embedded_weights_are_the_shipped_file_decoded() {
+        let shipped = PatternWeights::decode(include_bytes!("weights/patterns.bin")).unwrap();
+        let embedded = PatternWeights::embedded().unwrap();
+        assert!(
+            matches!(embedded.weights, Cow::Borrowed(_)),
+            "read in place"
+        );
+        assert_eq!(*embedded, shipped);
+        assert_eq!(embedded.stages(), 30);
     }
 
     #[test]

@@ -3,16 +3,17 @@
 //!
 //! The weights are embedded in the binary from `weights/patterns.bin` (how they were made
 //! is in `weights/patterns.origin.md`), decoded by the build script into an array the
-//! evaluation reads in place: a process starts without decoding them (26 ms to a depth-1
-//! `genmove` instead of 60). File format (read and written by [`super::weight_file`]), little-endian: the magic `IAGOPAT2`,
-//! the number of stages (u32, 1 to 60: see [`features::stage_of_discs`]), the weights per
-//! stage (u32), then the weights of stage 0, 1, ... in hundredths of a disc, each stored as
-//! its difference from the same weight in the stage before (stage 0: from zero), since
-//! neighbouring stages are alike. Each difference is an unsigned LEB128 varint: 0 starts
-//! a run of zero differences whose length follows as another varint (most pattern
-//! configurations never occur), any other value `v` is the difference `v / 2` when even
-//! and `-(v + 1) / 2` when odd. The older `IAGOPAT1` files are still read: the same header,
-//! then each weight as an i16, where `i16::MIN` is followed by a u16 count of zero weights.
+//! evaluation reads in place: a process starts without decoding them (20 ms to a depth-1
+//! `genmove` instead of 60). File format (read and written by [`super::weight_file`]),
+//! little-endian: the magic `IAGOPAT2`, the number of stages (u32, 1 to 60: see
+//! [`features::stage_of_discs`]), the weights per stage (u32), then the weights of stage 0,
+//! 1, ... in hundredths of a disc, each stored as its difference from the same weight in
+//! the stage before (stage 0: from zero), since neighbouring stages are alike. Each
+//! difference is an unsigned LEB128 varint: 0 starts a run of zero differences whose length
+//! follows as another varint (most pattern configurations never occur), any other value `v`
+//! is the difference `v / 2` when even and `-(v + 1) / 2` when odd. The older `IAGOPAT1`
+//! files are still read: the same header, then each weight as an i16, where `i16::MIN` is
+//! followed by a u16 count of zero weights.
 
 use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hash, Hasher};

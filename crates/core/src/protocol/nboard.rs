@@ -464,7 +464,7 @@ impl<G: EngineGame> NBoard<G> {
 
 impl<G: EngineGame> Session for NBoard<G> {
     /// Every line is read when it arrives: a request that comes while another runs waits
-    /// for it with the limits of its time ([`NBoard::start`]), and `ping` stops it.
+    /// for it with the limits of its time (`NBoard::start`), and `ping` stops it.
     fn arrives(&mut self, _line: &Result<String, InputError>, _queued: usize) -> Arrival {
         Arrival::Now
     }

@@ -1,4 +1,4 @@
-//! The search: iterative-deepening alpha-beta over any [`Game`], stopped by limits or a
+//! The search: iterative-deepening alpha-beta over any [`Game`](crate::game::Game), stopped by limits or a
 //! flag, reporting progress as values (the protocol layer formats them).
 //!
 //! Public API used by the engine controller and the protocols:

@@ -1,7 +1,7 @@
 //! `iago perft [OPTIONS] DEPTH [POSITION]`: counts the leaves of the game tree and prints
 //! the time and speed.
 //!
-//! The options are read into a game-neutral [`Options`] first; `run_othello` then does
+//! The options are read into a game-neutral `Options` first; `run_othello` then does
 //! the counting with Othello's fast code paths, and `Count` any other game of the
 //! registry through its [`EngineGame`].
 

@@ -133,7 +133,7 @@ const SQUARE_CLASS: [u8; 64] = [
 
 /// Writes the legal moves of `pos` into `out` in the order IAGOGAM2 numbers them, and
 /// returns how many there are: the moves that leave the opponent the fewest legal moves
-/// first, then by [`SQUARE_CLASS`], then by square. A played move is mostly among the
+/// first, then by `SQUARE_CLASS`, then by square. A played move is mostly among the
 /// first few, so its rank compresses well. The order follows from the rules alone (no
 /// evaluation), so a file reads the same with any build.
 pub fn ranked_moves(pos: &Position, out: &mut [u8; 64]) -> usize {

@@ -14,7 +14,7 @@ use crate::search::slot::Slot;
 
 /// The solver's table: lower and upper bounds on exact scores, and the best move;
 /// beside it, the values of the shallow searches that order the moves at many empties.
-/// Shared by the threads of a parallel solve, without locks (see [`Slot`]).
+/// Shared by the threads of a parallel solve, without locks (see `Slot`).
 pub struct Solver {
     entries: LargeArray<Slot>,
     mask: usize,

@@ -540,6 +540,7 @@ impl<G: Searchable> Searcher<G> {
                 soft: budget.soft.map(|soft| soft / FORCED_MOVE_TIME_SHARE),
                 hard: budget.hard.map(|hard| hard / FORCED_MOVE_TIME_SHARE),
                 spend_all: true,
+                may_save: false,
             };
         }
         let max_depth = match solve_depth {
@@ -582,6 +583,8 @@ fn iterate<'run, G: Searchable>(
 ) {
     let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
     let mut step = None;
+    // Completed iterations in a row whose best move was the one before's.
+    let mut stable = 0u32;
     // Midgame scores by depth: the evaluation swings between odd and even depths,
     // so the window is centred on the last score of the same parity.
     let mut midgame_scores: Vec<Score> = Vec::new();
@@ -606,6 +609,13 @@ fn iterate<'run, G: Searchable>(
             if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
                 && depth > 1
                 && !time::should_continue(&course.budget, course.start.elapsed(), last, before)
+            {
+                break;
+            }
+            // An easy move on a clock leaves the rest of its share to later moves.
+            if let (Step::Midgame(_), true, Some(soft)) =
+                (current, course.budget.may_save, course.budget.soft)
+                && course.start.elapsed() >= soft.mul_f64(time::easy_part(stable))
             {
                 break;
             }
@@ -664,6 +674,11 @@ fn iterate<'run, G: Searchable>(
                 break;
             }
             let mv = outcome.best.unwrap_or(ordered[0]);
+            stable = if Some(mv) == best.best_move {
+                stable + 1
+            } else {
+                0
+            };
             record(run, pos, course, current, depth, (mv, outcome.score), best);
             if let Step::Midgame(depth) = current {
                 midgame_scores.resize(depth as usize, best.score);

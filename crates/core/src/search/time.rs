@@ -20,6 +20,9 @@ pub struct Budget {
     /// Time not used now is lost (a fixed time per move): iterate until the hard limit,
     /// since even an unfinished iteration may find a better move.
     pub spend_all: bool,
+    /// Time not used goes back to a clock for later moves: a move whose best move has
+    /// stayed the same for several iterations may stop before its share is spent.
+    pub may_save: bool,
 }
 
 /// Time kept back from any limit: a fixed part for process and pipe latency, and a part
@@ -80,6 +83,7 @@ pub fn budget(
             soft: Some(hard),
             hard: Some(hard),
             spend_all: true,
+            may_save: false,
         };
     }
     if let Some(clock) = limits.clock {
@@ -92,6 +96,7 @@ pub fn budget(
             soft: min_option(result.soft, from_clock.soft),
             hard: min_option(result.hard, from_clock.hard),
             spend_all: affordable || from_clock.spend_all,
+            may_save: !affordable && from_clock.spend_all,
         };
     }
     result
@@ -151,6 +156,7 @@ fn clock_budget(
             soft: Some(share),
             hard: Some(share),
             spend_all: true,
+            may_save: true,
         };
     };
     let hard = (share * 2)
@@ -161,6 +167,7 @@ fn clock_budget(
         soft: Some(share),
         hard: Some(hard),
         spend_all: false,
+        may_save: false,
     }
 }
 
@@ -183,6 +190,24 @@ pub fn should_continue(
         (last.as_secs_f64() / before.as_secs_f64()).clamp(1.5, 8.0)
     };
     next_fits(budget, elapsed, last.mul_f64(growth))
+}
+
+/// Completed iterations in a row with the same best move after which a move on a clock
+/// counts as easy: it may stop once three quarters of its share are spent, and after
+/// [`EASY_FROM`] + 3 such iterations once half is. The time saved goes back to the
+/// clock, to the moves whose best move still changes (docs/experiments.md, "easy moves").
+pub const EASY_FROM: u32 = 4;
+
+/// The part of its share after which a move may stop when its best move has been the
+/// same for `stable` completed iterations in a row (see [`EASY_FROM`]).
+pub fn easy_part(stable: u32) -> f64 {
+    if stable >= EASY_FROM + 3 {
+        0.5
+    } else if stable >= EASY_FROM {
+        0.75
+    } else {
+        1.0
+    }
 }
 
 /// Whether an iteration expected to take `expected` should start now: it runs on to the
@@ -225,6 +250,8 @@ mod tests {
         // Time not spent on this move is lost: iterations go on to the hard limit.
         assert!(b.spend_all);
         assert!(should_continue(&b, ms(30), ms(20), ms(5)));
+        // Nor is it saved: an easy move spends it too.
+        assert!(!b.may_save);
     }
 
     #[test]
@@ -242,6 +269,29 @@ mod tests {
         let share = usable(Duration::from_secs(60), 30) / 26;
         assert!(b.hard.unwrap().abs_diff(share) < ms(1), "{b:?}");
         assert!(b.spend_all && b.soft == b.hard);
+        // What an easy move leaves goes back to the clock.
+        assert!(b.may_save);
+        // Also with a time per move the clock cannot afford: the clock rules.
+        let b = plain(&Limits {
+            movetime: Some(Duration::from_secs(10)),
+            ..limits.clone()
+        });
+        assert!(b.may_save, "{b:?}");
+        // Not with one it can: that time is lost if not spent.
+        let b = plain(&Limits {
+            movetime: Some(ms(500)),
+            ..limits
+        });
+        assert!(!b.may_save, "{b:?}");
+    }
+
+    #[test]
+    fn easy_moves_stop_early_the_steadier_the_sooner() {
+        assert_eq!(easy_part(0), 1.0);
+        assert_eq!(easy_part(EASY_FROM - 1), 1.0);
+        assert!(easy_part(EASY_FROM) < 1.0);
+        assert!(easy_part(EASY_FROM + 3) < easy_part(EASY_FROM));
+        assert!(easy_part(60) > 0.0);
     }
 
     #[test]
@@ -250,6 +300,7 @@ mod tests {
             soft: Some(ms(500)),
             hard: Some(ms(1000)),
             spend_all: false,
+            may_save: false,
         };
         assert!(should_continue(&b, ms(100), ms(50), ms(20)));
         assert!(!should_continue(&b, ms(600), ms(10), ms(5)));

@@ -275,6 +275,7 @@ mod tests {
             soft: Some(hard / 2),
             hard: Some(hard),
             spend_all: false,
+            may_save: false,
         }
     }
 
@@ -283,6 +284,7 @@ mod tests {
             soft: Some(Duration::from_millis(soft)),
             hard: Some(Duration::from_millis(hard)),
             spend_all,
+            may_save: false,
         }
     }
 
@@ -507,6 +509,7 @@ mod tests {
             soft: None,
             hard: None,
             spend_all: false,
+            may_save: false,
         };
         let step = next_step(Step::Selective(2), 30, &unlimited, Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));

@@ -608,14 +608,12 @@ fn iterate<'run, G: Searchable>(
             }
             if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
                 && depth > 1
-                && !time::should_continue(&course.budget, course.start.elapsed(), last, before)
-            {
-                break;
-            }
-            // An easy move on a clock leaves the rest of its share to later moves.
-            if let (Step::Midgame(_), true, Some(soft)) =
-                (current, course.budget.may_save, course.budget.soft)
-                && course.start.elapsed() >= soft.mul_f64(time::easy_part(stable))
+                && !time::should_continue(
+                    &course.budget,
+                    course.start.elapsed(),
+                    (last, before),
+                    stable,
+                )
             {
                 break;
             }

@@ -171,17 +171,24 @@ fn clock_budget(
     }
 }
 
-/// Whether to start another iteration, given the time used so far and the durations of
-/// the last two completed iterations (for the growth factor).
+/// Whether to start another iteration, given the time used so far, the durations of
+/// the last two completed iterations (for the growth factor) and how many completed
+/// iterations in a row kept the best move (`stable`, for an easy move on a clock).
 pub fn should_continue(
     budget: &Budget,
     elapsed: Duration,
-    last: Duration,
-    before: Duration,
+    (last, before): (Duration, Duration),
+    stable: u32,
 ) -> bool {
     if budget.spend_all {
-        // Time left over is lost: any iteration that starts before the limits may run.
-        return budget.soft.is_none_or(|soft| elapsed < soft)
+        // Any iteration that starts before the limits may run; where time left goes back
+        // to a clock, an easy move's limit comes sooner.
+        let part = if budget.may_save {
+            easy_part(stable)
+        } else {
+            1.0
+        };
+        return budget.soft.is_none_or(|soft| elapsed < soft.mul_f64(part))
             && budget.hard.is_none_or(|hard| elapsed < hard);
     }
     let growth = if before.is_zero() {
@@ -249,7 +256,7 @@ mod tests {
         );
         // Time not spent on this move is lost: iterations go on to the hard limit.
         assert!(b.spend_all);
-        assert!(should_continue(&b, ms(30), ms(20), ms(5)));
+        assert!(should_continue(&b, ms(30), (ms(20), ms(5)), 0));
         // Nor is it saved: an easy move spends it too.
         assert!(!b.may_save);
     }
@@ -271,6 +278,9 @@ mod tests {
         assert!(b.spend_all && b.soft == b.hard);
         // What an easy move leaves goes back to the clock.
         assert!(b.may_save);
+        let half = b.soft.unwrap() / 2;
+        assert!(should_continue(&b, half, (ms(1), ms(1)), EASY_FROM - 1));
+        assert!(!should_continue(&b, half, (ms(1), ms(1)), EASY_FROM + 3));
         // Also with a time per move the clock cannot afford: the clock rules.
         let b = plain(&Limits {
             movetime: Some(Duration::from_secs(10)),
@@ -302,8 +312,8 @@ mod tests {
             spend_all: false,
             may_save: false,
         };
-        assert!(should_continue(&b, ms(100), ms(50), ms(20)));
-        assert!(!should_continue(&b, ms(600), ms(10), ms(5)));
-        assert!(!should_continue(&b, ms(400), ms(300), ms(100)));
+        assert!(should_continue(&b, ms(100), (ms(50), ms(20)), 0));
+        assert!(!should_continue(&b, ms(600), (ms(10), ms(5)), 0));
+        assert!(!should_continue(&b, ms(400), (ms(300), ms(100)), 0));
     }
 }

@@ -186,7 +186,7 @@ mod tests {
         // 200 ms a move on a 5:00 clock: the time per move is spent.
         let b = with_clock(200, 300_000);
         assert!(b.spend_all && b.hard.unwrap() <= ms(200), "{b:?}");
-        assert!(should_continue(&b, ms(100), ms(60), ms(20)));
+        assert!(should_continue(&b, ms(100), (ms(60), ms(20)), 0));
         // 10 s a move with 20 s left for 20 moves: the clock rules, and the midgame
         // move spends its share of it.
         let b = with_clock(10_000, 20_000);

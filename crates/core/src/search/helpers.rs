@@ -107,15 +107,23 @@ pub(super) struct Pool<'scope, 'env> {
     scope: &'scope Scope<'scope, 'env>,
     /// The deepest iteration a helper may search.
     deepest: u32,
+    /// The helpers' deadline: the latest the driver's may become (the driver stops them
+    /// when its own comes).
+    deadline: Option<Instant>,
     threads: Vec<ScopedJoinHandle<'scope, ()>>,
     started: bool,
 }
 
 impl<'scope, 'env> Pool<'scope, 'env> {
-    pub fn new(scope: &'scope Scope<'scope, 'env>, deepest: u32) -> Self {
+    pub fn new(
+        scope: &'scope Scope<'scope, 'env>,
+        deepest: u32,
+        deadline: Option<Instant>,
+    ) -> Self {
         Pool {
             scope,
             deepest,
+            deadline,
             threads: Vec::new(),
             started: false,
         }
@@ -139,7 +147,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
             driver.rules,
             driver.selective,
         );
-        let (deadline, busy, deepest) = (driver.watch.deadline, driver.busy, self.deepest);
+        let (deadline, busy, deepest) = (self.deadline, driver.busy, self.deepest);
         self.threads = (0..shared.depths.len())
             .filter_map(|index| {
                 let order = ordered.to_vec();

@@ -541,6 +541,7 @@ impl<G: Searchable> Searcher<G> {
                 hard: budget.hard.map(|hard| hard / FORCED_MOVE_TIME_SHARE),
                 spend_all: true,
                 may_save: false,
+                unsettled: None,
             };
         }
         let max_depth = match solve_depth {
@@ -590,7 +591,8 @@ fn iterate<'run, G: Searchable>(
     let mut midgame_scores: Vec<Score> = Vec::new();
     let deepest = plan.deepest_midgame(course.max_depth);
     std::thread::scope(|scope| {
-        let mut pool = helpers::Pool::new(scope, deepest);
+        let latest = time::latest_limit(&course.budget).map(|limit| course.start + limit);
+        let mut pool = helpers::Pool::new(scope, deepest, latest);
         loop {
             step = match step {
                 None => Some(Step::Midgame(1)),
@@ -617,6 +619,9 @@ fn iterate<'run, G: Searchable>(
             {
                 break;
             }
+            // The driver's deadline: later for a move still unsettled on a clock.
+            run.watch.deadline =
+                time::hard_limit(&course.budget, stable).map(|limit| course.start + limit);
             let iteration_start = Instant::now();
             run.evals = 0;
             run.end_selectivity = match current {

@@ -23,6 +23,9 @@ pub struct Budget {
     /// Time not used goes back to a clock for later moves: a move whose best move has
     /// stayed the same for several iterations may stop before its share is spent.
     pub may_save: bool,
+    /// Where time saved goes back to a clock: the hard limit of a move whose best move
+    /// changed at its last completed iteration (the next iteration may run on to it).
+    pub unsettled: Option<Duration>,
 }
 
 /// Time kept back from any limit: a fixed part for process and pipe latency, and a part
@@ -84,10 +87,12 @@ pub fn budget(
             hard: Some(hard),
             spend_all: true,
             may_save: false,
+            unsettled: None,
         };
     }
     if let Some(clock) = limits.clock {
         let from_clock = clock_budget(&clock, moves_left, schedule);
+        let told = result.hard;
         // A time per move the clock's share affords is spent in full (NBoard always
         // sends a clock, also to an engine told a time per move); else the clock rules,
         // whose midgame share is spent in full too.
@@ -97,6 +102,10 @@ pub fn budget(
             hard: min_option(result.hard, from_clock.hard),
             spend_all: affordable || from_clock.spend_all,
             may_save: !affordable && from_clock.spend_all,
+            unsettled: from_clock
+                .unsettled
+                .filter(|_| !affordable)
+                .and_then(|unsettled| min_option(Some(unsettled), told)),
         };
     }
     result
@@ -126,9 +135,10 @@ pub fn usable(remaining: Duration, moves_left: u32) -> Duration {
 /// iteration cut short where the share ends (an unfinished iteration may still find a
 /// better move): in self-play on 2 s clocks that beat stopping at the first iteration
 /// predicted to overrun and letting a started one run to twice the share by +29 ± 33
-/// Elo, with a quarter less time a move (docs/experiments.md). The solving move's hard
-/// limit allows up to twice its share, but never more than the schedule's largest part
-/// of the usable time.
+/// Elo, with a quarter less time a move (docs/experiments.md). An easy move may stop
+/// sooner ([`easy_part`]), an unsettled one later ([`UNSETTLED_PART`]). The solving
+/// move's hard limit allows up to twice its share, but never more than the schedule's
+/// largest part of the usable time.
 fn clock_budget(
     clock: &Clock,
     game_moves_left: Option<u32>,
@@ -152,11 +162,13 @@ fn clock_budget(
     let increment = clock.increment.mul_f64(0.9);
     let share = (usable.mul_f64(part) + increment).min(usable);
     let Some(most) = solve_most else {
+        let unsettled = share.mul_f64(UNSETTLED_PART).min(usable / 4).max(share);
         return Budget {
             soft: Some(share),
             hard: Some(share),
             spend_all: true,
             may_save: true,
+            unsettled: Some(unsettled),
         };
     };
     let hard = (share * 2)
@@ -168,6 +180,7 @@ fn clock_budget(
         hard: Some(hard),
         spend_all: false,
         may_save: false,
+        unsettled: None,
     }
 }
 
@@ -182,7 +195,10 @@ pub fn should_continue(
 ) -> bool {
     if budget.spend_all {
         // Any iteration that starts before the limits may run; where time left goes back
-        // to a clock, an easy move's limit comes sooner.
+        // to a clock, an easy move's limit comes sooner, an unsettled move's later.
+        if budget.may_save && stable == 0 {
+            return hard_limit(budget, stable).is_none_or(|hard| elapsed < hard);
+        }
         let part = if budget.may_save {
             easy_part(stable)
         } else {
@@ -214,6 +230,30 @@ pub fn easy_part(stable: u32) -> f64 {
         0.75
     } else {
         1.0
+    }
+}
+
+/// How much longer than its share a move on a clock whose best move changed at its last
+/// completed iteration may run (see [`Budget::unsettled`]): the time easy moves leave goes
+/// to the moves still undecided.
+pub const UNSETTLED_PART: f64 = 1.5;
+
+/// The hard limit of the next iteration of a search within `budget` whose best move has
+/// been the same for `stable` completed iterations in a row: an unsettled move's where it
+/// has one, else the budget's.
+pub fn hard_limit(budget: &Budget, stable: u32) -> Option<Duration> {
+    match budget.unsettled {
+        Some(unsettled) if budget.may_save && stable == 0 => Some(unsettled),
+        _ => budget.hard,
+    }
+}
+
+/// The latest hard limit any iteration of a search within `budget` may have (the helper
+/// threads' deadline: the driver's may move between iterations, up to this).
+pub fn latest_limit(budget: &Budget) -> Option<Duration> {
+    match (budget.unsettled, budget.hard) {
+        (Some(unsettled), Some(hard)) if budget.may_save => Some(unsettled.max(hard)),
+        _ => budget.hard,
     }
 }
 
@@ -296,6 +336,55 @@ mod tests {
     }
 
     #[test]
+    fn an_unsettled_move_on_a_clock_may_run_past_its_share() {
+        let clock = Clock {
+            remaining: Duration::from_secs(60),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let limits = Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        };
+        let b = plain(&limits);
+        let (share, unsettled) = (b.hard.unwrap(), b.unsettled.unwrap());
+        assert!(unsettled > share && unsettled <= share.mul_f64(UNSETTLED_PART));
+        // The best move just changed: the next iteration may start past the share and
+        // run on to the later limit; once settled, the share rules again.
+        let past = share + (unsettled - share) / 2;
+        assert!(should_continue(&b, past, (ms(1), ms(1)), 0));
+        assert!(!should_continue(&b, past, (ms(1), ms(1)), 1));
+        assert!(!should_continue(&b, unsettled, (ms(1), ms(1)), 0));
+        assert_eq!(hard_limit(&b, 0), Some(unsettled));
+        assert_eq!(hard_limit(&b, 1), Some(share));
+        assert_eq!(latest_limit(&b), Some(unsettled));
+        let short = plain(&Limits {
+            clock: Some(Clock {
+                remaining: ms(400),
+                moves_to_go: Some(2),
+                ..clock
+            }),
+            ..Limits::default()
+        });
+        // A share of more than a quarter of the usable time is not stretched.
+        assert_eq!(short.unsettled, short.hard, "{short:?}");
+        // A time per move the clock affords keeps its one limit; one it cannot afford
+        // stretches no further than the time told.
+        let told = plain(&Limits {
+            movetime: Some(ms(500)),
+            ..limits.clone()
+        });
+        assert_eq!(told.unsettled, None);
+        assert_eq!(hard_limit(&told, 0), told.hard);
+        let long = plain(&Limits {
+            movetime: Some(ms(3_000)),
+            ..limits
+        });
+        assert!(long.may_save && long.unsettled.unwrap() > long.hard.unwrap());
+        assert!(long.unsettled.unwrap() < ms(3_000), "{long:?}");
+    }
+
+    #[test]
     fn easy_moves_stop_early_the_steadier_the_sooner() {
         assert_eq!(easy_part(0), 1.0);
         assert_eq!(easy_part(EASY_FROM - 1), 1.0);
@@ -311,6 +400,7 @@ mod tests {
             hard: Some(ms(1000)),
             spend_all: false,
             may_save: false,
+            unsettled: None,
         };
         assert!(should_continue(&b, ms(100), (ms(50), ms(20)), 0));
         assert!(!should_continue(&b, ms(600), (ms(10), ms(5)), 0));

@@ -283,6 +283,9 @@ mod tests {
                 );
                 assert!(b.soft.unwrap() <= b.hard.unwrap());
                 assert!(remaining.is_zero() || b.hard.unwrap() < remaining);
+                // A move still unsettled may take longer, within the same bound.
+                let latest = time::latest_limit(&b).unwrap();
+                assert!(latest >= b.hard.unwrap() && latest <= usable.max(b.hard.unwrap()));
             }
         }
     }

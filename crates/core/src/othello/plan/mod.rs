@@ -276,6 +276,7 @@ mod tests {
             hard: Some(hard),
             spend_all: false,
             may_save: false,
+            unsettled: None,
         }
     }
 
@@ -285,6 +286,7 @@ mod tests {
             hard: Some(Duration::from_millis(hard)),
             spend_all,
             may_save: false,
+            unsettled: None,
         }
     }
 
@@ -510,6 +512,7 @@ mod tests {
             hard: None,
             spend_all: false,
             may_save: false,
+            unsettled: None,
         };
         let step = next_step(Step::Selective(2), 30, &unlimited, Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));

@@ -23,8 +23,9 @@ pub struct Budget {
     /// Time not used goes back to a clock for later moves: a move whose best move has
     /// stayed the same for several iterations may stop before its share is spent.
     pub may_save: bool,
-    /// Where time saved goes back to a clock: the hard limit of a move whose best move
-    /// changed at its last completed iteration (the next iteration may run on to it).
+    /// Where time saved goes back to a clock (only with `may_save`; never before `hard`):
+    /// the hard limit of a move whose best move changed at its last completed iteration
+    /// (the next iteration may run on to it).
     pub unsettled: Option<Duration>,
 }
 
@@ -196,7 +197,7 @@ pub fn should_continue(
     if budget.spend_all {
         // Any iteration that starts before the limits may run; where time left goes back
         // to a clock, an easy move's limit comes sooner, an unsettled move's later.
-        if budget.may_save && stable == 0 {
+        if budget.unsettled.is_some() && stable == 0 {
             return hard_limit(budget, stable).is_none_or(|hard| elapsed < hard);
         }
         let part = if budget.may_save {
@@ -242,19 +243,13 @@ pub const UNSETTLED_PART: f64 = 1.5;
 /// been the same for `stable` completed iterations in a row: an unsettled move's where it
 /// has one, else the budget's.
 pub fn hard_limit(budget: &Budget, stable: u32) -> Option<Duration> {
-    match budget.unsettled {
-        Some(unsettled) if budget.may_save && stable == 0 => Some(unsettled),
-        _ => budget.hard,
-    }
+    budget.unsettled.filter(|_| stable == 0).or(budget.hard)
 }
 
 /// The latest hard limit any iteration of a search within `budget` may have (the helper
 /// threads' deadline: the driver's may move between iterations, up to this).
 pub fn latest_limit(budget: &Budget) -> Option<Duration> {
-    match (budget.unsettled, budget.hard) {
-        (Some(unsettled), Some(hard)) if budget.may_save => Some(unsettled.max(hard)),
-        _ => budget.hard,
-    }
+    budget.unsettled.or(budget.hard)
 }
 
 /// Whether an iteration expected to take `expected` should start now: it runs on to the

@@ -2,10 +2,10 @@
 //! against separate solves, the input forms giving the same analysis, the table, JSON
 //! and SVG outputs, and the errors bad input gets.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-use crate::common::ArrayBoard;
+use crate::common::{ArrayBoard, iago, scratch, stderr, stdout};
+use crate::protocol_io::IAGO;
 use iago::game::Game;
 use iago::othello::game_input::parse_game;
 use iago::othello::notation::format_position;
@@ -14,30 +14,6 @@ use iago::othello::{Move, Position};
 
 /// A full game (60 moves, Black wins 34-30).
 const GAME: &str = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
-
-fn iago(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the iago binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("iago-analyze-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    dir
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// One move of the JSON output, read back.
 #[derive(Debug, PartialEq)]
@@ -134,7 +110,7 @@ fn a_full_game_exact_scores_agree_with_separate_solves() {
     }
     assert_eq!(solved_here, 11);
     // The deeper ones through `iago solve`, a separate search with cleared tables.
-    let dir = temp_dir("full-game");
+    let dir = scratch("analyze", "full-game");
     let file = dir.join("exact.obf");
     std::fs::write(&file, &obf).unwrap();
     let solved = iago(&["solve", file.to_str().unwrap()]);
@@ -187,7 +163,7 @@ fn every_input_form_gives_the_same_analysis() {
     assert_eq!(expected.len(), 10);
     let start = format_position(&Position::start());
     let ggs_squares = start[..64].replace('X', "*");
-    let dir = temp_dir("forms");
+    let dir = scratch("analyze", "forms");
     let ggf = dir.join("game.ggf");
     std::fs::write(
         &ggf,
@@ -227,7 +203,7 @@ fn every_input_form_gives_the_same_analysis() {
     ]);
     assert_eq!(rows(&stdout(&output)), expected);
     // Stdin.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+    let mut child = Command::new(IAGO)
         .args(["analyze", "-", "--json", "--depth", "4"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -247,7 +223,7 @@ fn every_input_form_gives_the_same_analysis() {
 
 #[test]
 fn the_table_and_the_svg() {
-    let dir = temp_dir("table");
+    let dir = scratch("analyze", "table");
     let svg = dir.join("curve.svg");
     let output = iago(&[
         "analyze",
@@ -313,7 +289,7 @@ fn an_unfinished_game_and_help() {
 
 #[test]
 fn bad_input_is_a_clear_error_and_writes_nothing() {
-    let dir = temp_dir("errors");
+    let dir = scratch("analyze", "errors");
     let svg = dir.join("never.svg");
     let svg = svg.to_str().unwrap();
     let bad_ggf = dir.join("bad.ggf");
@@ -461,7 +437,7 @@ fn move_numbers_count_passes_as_nboard_does() {
 /// A WTHOR game shows its players' names, from the database's `WTHOR.JOU` beside it.
 #[test]
 fn wthor_player_names_come_from_the_players_file_beside_it() {
-    let dir = temp_dir("names");
+    let dir = scratch("analyze", "names");
     let game = WthorGame {
         moves: parse_game("f5d6c3d3c4").unwrap().moves,
         black_discs: 32,
@@ -525,7 +501,7 @@ fn label_boxes(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
 /// scale, and no two mistake labels overlap.
 #[test]
 fn the_curve_has_its_zero_line_and_labels_apart() {
-    let dir = temp_dir("curves");
+    let dir = scratch("analyze", "curves");
     for (index, (game, _)) in random_games_with_passes(6).into_iter().enumerate() {
         let svg = dir.join(format!("curve-{index}.svg"));
         let output = iago(&[

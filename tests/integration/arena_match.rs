@@ -1,17 +1,10 @@
 //! `iago match` run as a user runs it: the real binary driving engines as subprocesses.
 
-use std::path::PathBuf;
 use std::process::Command;
 
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+use crate::common::scratch;
 
-/// A scratch directory for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("iago-arena-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::protocol_io::IAGO;
 
 fn broken(protocol: &str, behaviour: &str) -> String {
     format!(
@@ -47,7 +40,7 @@ fn engine_row<'a>(table: &'a str, name: &str) -> &'a str {
 /// Two broken engines, each Black once from the start position: Black moves first, so
 /// each fails once, with its own reason, and the match still completes.
 fn broken_pair(test: &str, first: (&str, &str), second: (&str, &str)) -> (String, Vec<String>) {
-    let dir = scratch(test);
+    let dir = scratch("arena", test);
     let out = dir.join("games.ggf");
     let engines = [
         format!("x={}:{}", first.0, broken(first.0, first.1)),
@@ -241,7 +234,7 @@ fn replay(record: &str) -> (i32, bool, i32) {
 /// to the end, every record replays to its result, the points add up, and the search
 /// wins most games.
 fn iago_against_random(protocol: &str) {
-    let dir = scratch(&format!("random-{protocol}"));
+    let dir = scratch("arena", &format!("random-{protocol}"));
     let out = dir.join("games.ggf");
     let games = 10;
     let table = run_match(&[
@@ -323,7 +316,7 @@ fn iago_beats_random_over_gtp() {
 fn an_engine_with_its_own_clock_is_told_that_clock() {
     // Each engine under its own limit: the GGF record has no shared `TI`, yet the engine
     // on a clock must see its clock, or it would search without any time limit.
-    let dir = scratch("own-clock");
+    let dir = scratch("arena", "own-clock");
     let heard = dir.join("heard.txt");
     let listener = format!("tee {} | {IAGO} --book none", heard.display());
     let engines = [
@@ -362,7 +355,7 @@ fn an_engine_with_its_own_clock_is_told_that_clock() {
 #[test]
 fn a_gtp_engine_on_a_clock_is_told_its_time_to_the_millisecond() {
     // The engine's input is copied to a log on its way in (the engine is a shell command).
-    let dir = scratch("clock");
+    let dir = scratch("arena", "clock");
     let log = dir.join("gtp.log");
     let player = format!(
         "tee -a {} | {IAGO} --protocol gtp --player random --book none --hash 1",

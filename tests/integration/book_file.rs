@@ -13,7 +13,7 @@ use iago::othello::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+use crate::protocol_io::IAGO;
 /// Plies of each game that are learned (must match `--plies` below).
 const PLIES: usize = 24;
 

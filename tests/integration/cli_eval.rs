@@ -2,34 +2,14 @@
 //! `iago train` through the real binary.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+use crate::common::{iago, scratch, stdout_of};
 
 use iago::game::Game;
 use iago::othello::Position;
 use iago::othello::wthor::{WthorGame, encode_wthor};
 
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
-
-fn iago(args: &[&str]) -> Output {
-    Command::new(IAGO).args(args).output().unwrap()
-}
-
-fn stdout_of(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "failed\nstdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("iago-eval-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::protocol_io::IAGO;
 
 /// Wins, draws and losses in the table row of `side`.
 fn results(table: &str, side: &str) -> [u32; 3] {
@@ -87,7 +67,7 @@ const TWO_PROBLEMS: &str = "\
 
 /// A scratch directory holding [`TWO_PROBLEMS`] as `two.obf`: (directory, file).
 fn two_problems(test: &str) -> (PathBuf, PathBuf) {
-    let dir = scratch(test);
+    let dir = scratch("eval", test);
     let file = dir.join("two.obf");
     std::fs::write(&file, TWO_PROBLEMS).unwrap();
     (dir, file)
@@ -169,7 +149,7 @@ fn accuracy_rejects_a_missing_file() {
 
 #[test]
 fn train_fits_and_writes_a_loadable_file() {
-    let dir = scratch("train");
+    let dir = scratch("eval", "train");
     // Twenty copies of a short game in which Black wins: enough to train on and hold out.
     let mut pos = Position::start();
     let mut moves = Vec::new();
@@ -235,7 +215,7 @@ fn random_games(count: usize) -> Vec<WthorGame> {
 
 #[test]
 fn fit_probcut_writes_a_fit_for_every_depth_asked() {
-    let dir = scratch("fit-probcut");
+    let dir = scratch("eval", "fit-probcut");
     std::fs::write(
         dir.join("WTH_2001.wtb"),
         encode_wthor(&random_games(30), 2001).unwrap(),

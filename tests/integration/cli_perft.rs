@@ -1,19 +1,8 @@
 //! `iago perft` as a user runs it: the real binary, its output and its errors.
 
-use std::process::{Command, Output};
+use crate::common::{iago, stdout};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
-
-fn iago(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .output()
-        .expect("the iago binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 #[test]
 fn counts_from_the_start() {

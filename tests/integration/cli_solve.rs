@@ -3,12 +3,8 @@
 
 use std::process::{Command, Output, Stdio};
 
-fn iago(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iago"))
-        .args(args)
-        .output()
-        .expect("the iago binary runs")
-}
+use crate::common::iago;
+use crate::protocol_io::IAGO;
 
 #[test]
 fn solve_prints_a_table_and_totals() {
@@ -120,7 +116,7 @@ fn iago_in_2_gb(args: &[&str]) -> Output {
     Command::new("bash")
         .arg("-c")
         .arg("ulimit -v 2000000 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_iago"))
+        .arg(IAGO)
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -197,7 +193,7 @@ fn out_of_range_options_are_refused_with_the_range_stated() {
         ),
     ];
     for (args, message) in cases {
-        let output = Command::new(env!("CARGO_BIN_EXE_iago"))
+        let output = Command::new(IAGO)
             .args(args)
             .stdin(Stdio::null())
             .output()
@@ -232,7 +228,7 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
     for args in cases {
         let (reader, writer) = std::io::pipe().expect("a pipe");
         drop(reader);
-        let output = Command::new(env!("CARGO_BIN_EXE_iago"))
+        let output = Command::new(IAGO)
             .args(args)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .stdin(Stdio::null())
@@ -249,7 +245,7 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
 /// (one table, `options.rs`).
 #[test]
 fn help_and_protocol_md_state_the_option_ranges_the_engine_checks() {
-    let help = std::process::Command::new(env!("CARGO_BIN_EXE_iago"))
+    let help = std::process::Command::new(IAGO)
         .arg("--help")
         .output()
         .expect("run iago --help");

@@ -2,19 +2,12 @@
 //! and devices without replacing them, whole or not at all on a full disk; every reader
 //! bounded; every kind of game file read alike by `analyze` and `book learn`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::protocol_io::IAGO;
+use crate::common::{iago, scratch, stderr, stdout};
 
-/// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("iago-files-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::protocol_io::IAGO;
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {
@@ -24,22 +17,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn iago(args: &[&str]) -> Output {
-    Command::new(IAGO)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run iago")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// `iago match` of two games between random players, its records written to `out`.
@@ -72,7 +49,7 @@ fn make(tool: &str, path: &Path, args: &[&str]) -> bool {
 
 #[test]
 fn out_writes_the_file_a_symbolic_link_names_and_keeps_the_link() {
-    let dir = scratch("link");
+    let dir = scratch("files", "link");
     std::fs::write(dir.join("games.ggf"), "old\n").unwrap();
     std::os::unix::fs::symlink("games.ggf", dir.join("link.ggf")).unwrap();
     let output = short_match(&dir.join("link.ggf"));
@@ -115,7 +92,7 @@ fn out_writes_the_file_a_symbolic_link_names_and_keeps_the_link() {
 #[test]
 fn out_into_a_pipe_or_a_device_writes_into_it_and_never_replaces_it() {
     use std::os::unix::fs::FileTypeExt;
-    let dir = scratch("special");
+    let dir = scratch("files", "special");
     let fifo = dir.join("fifo");
     assert!(make("mkfifo", &fifo, &[]));
     let reader = {
@@ -172,7 +149,7 @@ fn out_into_a_pipe_or_a_device_writes_into_it_and_never_replaces_it() {
 fn a_full_disk_leaves_the_old_file_whole_and_no_temporary_file() {
     // A file size limit stands for a full disk: writes past it fail (SIGXFSZ ignored,
     // as the limit's signal would otherwise end the process).
-    let dir = scratch("full-disk");
+    let dir = scratch("files", "full-disk");
     let book = dir.join("book.bin");
     let games = dir.join("games.txt");
     std::fs::write(&games, "f5d6c3\n").unwrap();
@@ -225,7 +202,7 @@ fn every_reader_stops_at_its_bound_and_says_it() {
     let zero = "/dev/zero";
     let null = || Stdio::null();
     let zeros = || Stdio::from(std::fs::File::open("/dev/zero").unwrap());
-    let dir = scratch("bounds");
+    let dir = scratch("files", "bounds");
     let lines = |text: &str| {
         let path = dir.join(format!("{}.txt", text.len()));
         std::fs::write(&path, text).unwrap();
@@ -316,7 +293,7 @@ fn every_reader_stops_at_its_bound_and_says_it() {
 
 #[test]
 fn analyze_and_book_learn_read_every_kind_of_game_file() {
-    let dir = scratch("games");
+    let dir = scratch("files", "games");
     let ggf = dir.join("games.ggf");
     let output = short_match(&ggf);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -414,7 +391,7 @@ fn analyze_names_a_device_it_cannot_read_and_subcommands_explain_themselves() {
         "{}",
         stderr(&output)
     );
-    let dir = scratch("empty-problems");
+    let dir = scratch("files", "empty-problems");
     let empty = dir.join("empty.obf");
     std::fs::write(&empty, "% no problem here\n").unwrap();
     let output = iago(&["solve", empty.to_str().unwrap()]);
@@ -453,7 +430,7 @@ fn analyze_names_a_device_it_cannot_read_and_subcommands_explain_themselves() {
 
 #[test]
 fn a_damaged_book_is_reported_once_and_learn_gives_the_cause() {
-    let dir = scratch("damaged");
+    let dir = scratch("files", "damaged");
     let book = dir.join("damaged.bin");
     std::fs::write(&book, b"not a book at all, and longer than a header").unwrap();
     let mut command = Command::new(IAGO);

@@ -17,7 +17,7 @@ use iago::eval::pattern::PatternWeights;
 use iago::game::{Color, Game};
 use iago::othello::Position;
 
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+use crate::protocol_io::IAGO;
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 fn scratch() -> PathBuf {

@@ -4,6 +4,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
+use crate::protocol_io::IAGO;
 use iago::engine::EngineGame;
 use iago::game::Game;
 use iago::mill::MillPosition;
@@ -16,7 +17,7 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_iago"))
+        let mut child = Command::new(IAGO)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

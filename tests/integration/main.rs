@@ -1,7 +1,7 @@
 //! The integration tests, gathered in one test binary: each module was once a binary of
 //! its own, and linking each with the release profile's LTO took most of the suite's build
 //! time. `cargo test --release --test integration nboard::` runs one module's tests.
-//! Tests that drive the real binary reach it through `CARGO_BIN_EXE_iago`. A new test file
+//! Tests that drive the real binary reach it through `protocol_io::IAGO`, and run it with the helpers in `common`. A new test file
 //! goes here as a module declared below; a file directly under `tests/` would be a binary
 //! of its own, linked separately.
 

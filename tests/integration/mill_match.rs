@@ -7,7 +7,7 @@ use std::process::Command;
 use iago::game::Game;
 use iago::mill::MillPosition;
 
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+use crate::protocol_io::IAGO;
 
 fn run(args: &[&str]) -> (bool, String, String) {
     let output = Command::new(IAGO)

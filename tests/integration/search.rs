@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::protocol_io::IAGO;
 use iago::eval::othello_evaluator;
 use iago::game::Game;
 use iago::othello::notation::parse_position;
@@ -362,7 +363,7 @@ fn seed_scenarios() {
 #[test]
 fn the_bench_signature_is_the_announced_one() {
     const SIGNATURE: u64 = 330_214;
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_iago"))
+    let output = std::process::Command::new(IAGO)
         .arg("bench")
         .output()
         .expect("run iago bench");

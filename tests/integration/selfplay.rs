@@ -2,35 +2,11 @@
 //! `iago train --games` fits on them. The records' exact results are checked against a
 //! solve that shares no code with the engine.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
-use crate::common::ArrayBoard;
+use crate::common::{ArrayBoard, iago, scratch, stdout_of};
 use iago::corpus::records;
 use iago::eval::pattern::PatternWeights;
-
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
-
-fn iago(args: &[&str]) -> Output {
-    Command::new(IAGO).args(args).output().unwrap()
-}
-
-fn stdout_of(output: &Output) -> String {
-    assert!(
-        output.status.success(),
-        "failed\nstdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("iago-selfplay-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn selfplay(out: &Path, threads: &str) -> String {
     stdout_of(&iago(&[
@@ -54,7 +30,7 @@ fn selfplay(out: &Path, threads: &str) -> String {
 
 #[test]
 fn selfplay_games_are_the_same_on_any_threads_and_their_exact_results_are_exact() {
-    let dir = scratch("exact");
+    let dir = scratch("selfplay", "exact");
     let (one, two) = (dir.join("one.gam"), dir.join("two.gam"));
     let summary = selfplay(&one, "1");
     assert!(summary.contains("selfplay: 6 games"), "{summary}");
@@ -79,7 +55,7 @@ fn selfplay_games_are_the_same_on_any_threads_and_their_exact_results_are_exact(
 
 #[test]
 fn training_on_game_records_reports_self_play_and_exact_errors() {
-    let dir = scratch("train");
+    let dir = scratch("selfplay", "train");
     let games = dir.join("games.gam");
     selfplay(&games, "2");
     let weights = dir.join("w.bin");
@@ -106,7 +82,7 @@ fn training_on_game_records_reports_self_play_and_exact_errors() {
 
 #[test]
 fn damaged_or_missing_records_are_clear_errors() {
-    let dir = scratch("damaged");
+    let dir = scratch("selfplay", "damaged");
     let out = dir.join("w.bin");
     // The stderr of a failed one-epoch fit on `games`.
     let refused = |games: &Path| {
@@ -146,7 +122,7 @@ fn damaged_or_missing_records_are_clear_errors() {
 
 #[test]
 fn packed_games_are_the_same_games_in_fewer_bytes() {
-    let dir = scratch("pack");
+    let dir = scratch("selfplay", "pack");
     let compact = dir.join("compact.gam");
     selfplay(&compact, "2");
     let bytes = std::fs::read(&compact).unwrap();
@@ -186,7 +162,7 @@ fn packed_games_are_the_same_games_in_fewer_bytes() {
 
 #[test]
 fn packing_refuses_damaged_games_and_its_own_input() {
-    let dir = scratch("pack-errors");
+    let dir = scratch("selfplay", "pack-errors");
     let games = dir.join("games.gam");
     selfplay(&games, "1");
     let before = std::fs::read(&games).unwrap();

@@ -9,7 +9,7 @@ use iago::engine::EngineGame;
 use iago::game::{Color, Game};
 use iago_core::tictactoe::TicTacToe;
 
-const IAGO: &str = env!("CARGO_BIN_EXE_iago");
+use crate::protocol_io::IAGO;
 
 /// Sends one GTP command and returns its reply without the `= ` and the blank line.
 fn ask(engine: &mut Engine, command: &str) -> String {

@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: a slow, obviously-correct Othello on an array
 //! of squares (the reference the bitboard code is checked against) and seeded random
-//! positions.
+//! positions, and running the binary as scripts do.
 
 use iago::othello::Position;
 use rand::rngs::StdRng;
@@ -248,4 +248,42 @@ pub fn shared_data_dir() -> Option<std::path::PathBuf> {
         .iter()
         .map(|relative| manifest.join(relative))
         .find(|dir| dir.is_dir())
+}
+
+/// Runs the iago binary with `args` and its input closed, as a script runs it.
+pub fn iago(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(crate::protocol_io::IAGO)
+        .args(args)
+        .output()
+        .expect("the iago binary runs")
+}
+
+/// What a run printed on stdout.
+pub fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// What a run printed on stderr.
+pub fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The stdout of a run that must succeed; a failure shows both streams.
+pub fn stdout_of(output: &std::process::Output) -> String {
+    assert!(
+        output.status.success(),
+        "failed\nstdout:\n{}\nstderr:\n{}",
+        stdout(output),
+        stderr(output)
+    );
+    stdout(output)
+}
+
+/// A fresh, empty scratch directory for the test `test` of the file `suite`.
+pub fn scratch(suite: &str, test: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("iago-{suite}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
 }

@@ -516,6 +516,8 @@ def main():
     if args.device in ("cuda", "cpu") and torch is None:
         parser.error(f"--device {args.device} needs PyTorch, which is not installed (--device numpy)")
     data = Features(args.features)
+    if data.n == 0:
+        sys.exit(f"fit.py: {args.features} holds no positions: nothing to fit")
     canonical = read_canonical(args.canonical, data.stage_len) if args.canonical else None
     if args.out and canonical is None:
         parser.error("--out needs --canonical FILE (selfplay canonical --out FILE)")

@@ -37,10 +37,32 @@
 #define MOBILITY_ORDER_DEPTH 2
 #define SOLVE_ORDER_EMPTIES 7
 
+// How often (in nodes) a search with a deadline reads the clock.
+#define ABORT_CHECK_NODES 4096
+
 struct Searcher {
   Weights weights;
   unsigned long long nodes;
+  // A search still going at `abort_at` (clock_ns; 0: never) returns at once with
+  // `aborted` set: a 16-empty solve can last minutes on a busy GPU, so the deadline is
+  // read inside the search, every ABORT_CHECK_NODES nodes, not only between moves.
+  unsigned long long abort_at;
+  unsigned until_check;
+  bool aborted;
 };
+
+// Nanoseconds: the GPU's global timer on the device, a steady clock on the host.
+HD unsigned long long clock_ns() {
+#ifdef __CUDA_ARCH__
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return (unsigned long long)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+#endif
+}
 
 struct Frame {
   u64 player, opponent;
@@ -176,6 +198,14 @@ HDF int search(Searcher& s, u64 player, u64 opponent, int depth, bool exact, int
     Frame& f = stack[sp];
     if (!returning) {
       s.nodes++;
+      if (s.abort_at && --s.until_check == 0) {
+        s.until_check = ABORT_CHECK_NODES;
+        if (clock_ns() >= s.abort_at) s.aborted = true;
+      }
+      if (s.aborted) {
+        if (best_move) *best_move = NO_MOVE;
+        return 0;
+      }
       const u64 p = f.player, o = f.opponent;
       const int empties = 64 - popcount64(p | o);
       // The last two empty squares are scored at once, except at the root, which owes a
@@ -262,12 +292,20 @@ struct PlayConfig {
   const uint8_t* opening_moves;
   const uint8_t* opening_lengths;
   int opening_count;
-  // A game still going at this time (clock_ns) is abandoned: its record gets n =
-  // ABANDONED. 0: never.
+  // A game still going at this time (clock_ns) is abandoned, inside a search if need be:
+  // its record gets n = ABANDONED. 0: never.
   unsigned long long abort_at;
 };
 
 #define ABANDONED 255
+
+// Whether a thread takes another game at `now`: not when its last game (`last` ns; 0
+// before its first) says that the next would still be going at the hard deadline, where
+// its work would be lost. A game lasts about as long as the thread's last one: the games
+// in flight share the device alike.
+HD bool worth_starting(const PlayConfig& cfg, unsigned long long now, unsigned long long last) {
+  return !cfg.abort_at || now + last + last / 4 < cfg.abort_at;
+}
 
 // One game record (IAGOGAM1 fields, moves padded to 60).
 struct Record {
@@ -298,24 +336,14 @@ HD void pass_move(Game& g) {
   g.black_to_move = !g.black_to_move;
 }
 
-// Nanoseconds: the GPU's global timer on the device, a steady clock on the host.
-HD unsigned long long clock_ns() {
-#ifdef __CUDA_ARCH__
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#else
-  return (unsigned long long)std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-#endif
-}
-
 // Plays game `index` of the configuration into `rec`: the opening line, the random moves
 // (each drawn from the game's counter-based generator by ply), then searched moves, exact
 // from `exact` empties on. Returns false if the solved value and the result disagree (a
 // bug: the caller counts them).
 HDF bool play_game(Searcher& s, const PlayConfig& cfg, u64 index, Record* rec) {
+  s.abort_at = cfg.abort_at;
+  s.until_check = ABORT_CHECK_NODES;
+  s.aborted = false;
   Game g = {START_PLAYER, START_OPPONENT, true};
   int n = 0;
   if (cfg.opening_count > 0) {
@@ -371,6 +399,10 @@ HDF bool play_game(Searcher& s, const PlayConfig& cfg, u64 index, Record* rec) {
       search(s, g.player, g.opponent, 0, true, v - 1, v, &move);
     } else {
       search(s, g.player, g.opponent, cfg.depth, false, -INF_SCORE, INF_SCORE, &move);
+    }
+    if (s.aborted) {
+      rec->n = ABANDONED;
+      return true;
     }
     play_move(g, move);
     rec->moves[n++] = (uint8_t)move;

@@ -29,8 +29,9 @@ static const char* USAGE =
     "                               best move, nodes\n"
     "  play --games N --out FILE    self-play games to an IAGOGAM1 file\n"
     "       [--seed S] [--depth D] [--exact E] [--random R] [--openings FILE] [--seconds T]\n"
-    "       [--hard-seconds H]      no game starts after T s; games still going at H s are\n"
-    "                               abandoned with every later game\n"
+    "       [--hard-seconds H]      no game starts after T s, nor one that its thread's last\n"
+    "       [--abandoned FILE]      game says would not end by H s; games still going at H s\n"
+    "                               are abandoned, left out, and their numbers written to FILE\n"
     "  expand --in GAMES --out FEATURES [--labels FILE] [--all]\n"
     "                               training features (IAGOFEA1) of the records' positions;\n"
     "                               --labels also writes them as an `iago label` file\n"
@@ -521,22 +522,26 @@ __global__ void solve_kernel(Weights weights, const Position* positions, int cou
                              int* moves, unsigned long long* nodes) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
-  Searcher s = {weights, 0};
+  Searcher s = {weights, 0, 0, 0, false};
   values[i] = search(s, positions[i].player, positions[i].opponent, 0, true, -INF_SCORE, INF_SCORE, &moves[i]);
   nodes[i] = s.nodes;
 }
 
 // Persistent threads: each takes the next game index until `limit` or the deadline (device
-// clock, ns). Every game taken is finished, so the games done are always a prefix.
+// clock, ns), so the games taken are a prefix of the indices; one that is still going at
+// `cfg.abort_at` is abandoned (its record marked ABANDONED).
 __global__ void play_kernel(PlayConfig cfg, Weights weights, Record* out, unsigned long long* next,
                             unsigned long long limit, unsigned long long deadline,
                             unsigned long long* nodes, unsigned int* mismatches) {
-  Searcher s = {weights, 0};
+  Searcher s = {weights, 0, 0, 0, false};
+  unsigned long long last = 0;
   for (;;) {
-    if (clock_ns() >= deadline) break;
+    const unsigned long long begin = clock_ns();
+    if (begin >= deadline || !worth_starting(cfg, begin, last)) break;
     const unsigned long long g = atomicAdd(next, 1ULL);
     if (g >= limit) break;
     if (!play_game(s, cfg, g, &out[g])) atomicAdd(mismatches, 1u);
+    last = clock_ns() - begin;
   }
   atomicAdd(nodes, s.nodes);
 }
@@ -727,7 +732,7 @@ static int mode_solve(const Args& args) {
 #endif
   } else {
     parallel_for((long long)positions.size(), thread_count(args), [&](long long i) {
-      Searcher s = {weights.view(), 0};
+      Searcher s = {weights.view(), 0, 0, 0, false};
       values[i] = search(s, positions[i].player, positions[i].opponent, 0, true, -INF_SCORE, INF_SCORE, &moves[i]);
       nodes[i] = s.nodes;
     });
@@ -786,19 +791,20 @@ static void read_openings(const std::string& path, std::vector<uint8_t>& moves, 
 
 static int mode_play(const Args& args) {
   args.only({"--device", "--weights", "--threads", "--games", "--out", "--seed", "--depth", "--exact", "--random",
-             "--openings", "--seconds", "--hard-seconds"});
+             "--openings", "--seconds", "--hard-seconds", "--abandoned"});
   const long long games = args.number("--games", -1, 1, 100000000000LL);
   if (games < 0) fail("play: give --games N (the most games; --seconds may stop sooner)");
   const std::string out = args.text("--out", "");
   if (out.empty()) fail("play: give --out FILE");
   PlayConfig cfg;
   cfg.seed = (u64)args.number("--seed", 1, 0, INT64_MAX);
-  cfg.depth = (int)args.number("--depth", 4, 0, MAX_DEPTH);
+  cfg.depth = (int)args.number("--depth", 4, 1, MAX_DEPTH);
   cfg.exact = (int)args.number("--exact", 14, 0, MAX_DEPTH);
   cfg.random_moves = (int)args.number("--random", 10, 0, 60);
   const double seconds = args.real("--seconds", 0);
   // Past --hard-seconds the games in flight are abandoned, and with them every later one.
   const double hard_seconds = args.real("--hard-seconds", 0);
+  const std::string abandoned_path = args.text("--abandoned", "");
   std::vector<uint8_t> opening_moves, opening_lengths;
   if (args.named.count("--openings")) read_openings(args.text("--openings", ""), opening_moves, opening_lengths);
   cfg.opening_count = (int)opening_lengths.size();
@@ -862,12 +868,15 @@ static int mode_play(const Args& args) {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; t++)
       pool.emplace_back([&]() {
-        Searcher s = {weights.view(), 0};
+        Searcher s = {weights.view(), 0, 0, 0, false};
+        unsigned long long last = 0;
         for (;;) {
-          if (now_seconds() >= end) break;
+          const unsigned long long begin = clock_ns();
+          if (now_seconds() >= end || !worth_starting(cfg, begin, last)) break;
           const long long g = next.fetch_add(1);
           if (g >= games) break;
           if (!play_game(s, cfg, (u64)g, &records[(size_t)g])) bad++;
+          last = clock_ns() - begin;
         }
         total_nodes += s.nodes;
       });
@@ -877,17 +886,29 @@ static int mode_play(const Args& args) {
     nodes = total_nodes;
     mismatches = bad;
   }
-  // An abandoned game ends the records: the games are a prefix of the run's game indices.
+  // The games taken are indices 0..done-1; the abandoned ones among them are left out and
+  // named (with --abandoned FILE, every one), so that the file's games are known by number.
+  std::vector<unsigned long long> abandoned;
   size_t kept = 0;
-  while (kept < records.size() && records[kept].n != ABANDONED) kept++;
-  if (kept < records.size()) {
-    size_t finished = 0;
-    for (size_t i = kept; i < records.size(); i++) finished += records[i].n != ABANDONED;
-    fprintf(stderr, "selfplay: the hard deadline abandoned games from game %zu on (%zu finished games after it dropped)\n",
-            kept, finished);
-    records.resize(kept);
-    done = kept;
+  for (size_t i = 0; i < records.size(); i++) {
+    if (records[i].n == ABANDONED)
+      abandoned.push_back(i);
+    else
+      records[kept++] = records[i];
   }
+  records.resize(kept);
+  if (!abandoned.empty()) {
+    fprintf(stderr, "selfplay: the hard deadline abandoned %zu of games 0-%llu (the first: %llu), kept %zu\n",
+            abandoned.size(), done - 1, abandoned[0], kept);
+  }
+  if (!abandoned_path.empty()) {
+    FILE* list = fopen(abandoned_path.c_str(), "w");
+    if (!list) fail("cannot write %s", abandoned_path.c_str());
+    for (unsigned long long g : abandoned) fprintf(list, "%llu\n", g);
+    if (fclose(list) != 0) fail("cannot write %s", abandoned_path.c_str());
+  }
+  const unsigned long long taken = done;
+  done = kept;
   const double elapsed = now_seconds() - start;
   write_records(out, records.data(), records.size(), RecordFormat::Squares);
   unsigned long long moves = 0, searched = 0;
@@ -896,10 +917,10 @@ static int mode_play(const Args& args) {
     searched += r.n - r.opening;
   }
   printf("played %llu games (seed %llu, depth %d, exact %d, random %d%s) on the %s: %llu moves, %llu searched, "
-         "%.2f s, %.1f games/s, %.0f positions/s, %.3g nodes/s, %u solve mismatches\n",
+         "%.2f s, %.1f games/s, %.0f positions/s, %.3g nodes/s, %u solve mismatches, %zu of %llu abandoned\n",
          done, (unsigned long long)cfg.seed, cfg.depth, cfg.exact, cfg.random_moves,
          cfg.opening_count ? ", openings from a file" : "", gpu ? "gpu" : "cpu", moves, searched, elapsed,
-         done / elapsed, searched / elapsed, nodes / elapsed, mismatches);
+         done / elapsed, searched / elapsed, nodes / elapsed, mismatches, abandoned.size(), taken);
   return mismatches ? 1 : 0;
 }
 
@@ -922,7 +943,7 @@ static int mode_check(const Args& args) {
       fail("%s: record %zu: opening %d or exact_from %d beyond its %d moves", args.positional[0].c_str(), i + 1,
            rec.opening, rec.exact_from, rec.n);
     if (solved < solve && rec.exact_from != NOT_SOLVED && rec.exact_from < rec.n) {
-      Searcher s = {weights.view(), 0};
+      Searcher s = {weights.view(), 0, 0, 0, false};
       int move;
       const int v = search(s, at_solve.player, at_solve.opponent, 0, true, -INF_SCORE, INF_SCORE, &move);
       const int black = at_solve.black_to_move ? v : -v;

@@ -491,6 +491,74 @@ fn the_same_seed_gives_the_same_games_whatever_the_threads() {
 }
 
 #[test]
+fn a_hard_deadline_keeps_every_finished_game_and_names_the_abandoned_ones() {
+    let dir = scratch();
+    let level = [
+        "--depth",
+        "4",
+        "--exact",
+        "16",
+        "--random",
+        "8",
+        "--seed",
+        "11",
+        "--threads",
+        "3",
+    ];
+    let play = |name: &str, games: &str, deadline: &[&str]| {
+        let path = dir.join(name);
+        let mut args = vec!["play", "--games", games, "--weights"];
+        let weights = weights_file();
+        args.push(&weights);
+        args.extend_from_slice(&level);
+        args.extend_from_slice(deadline);
+        let out = path.to_str().unwrap().to_string();
+        args.extend_from_slice(&["--out", &out]);
+        let line = ok(run(&args, ""));
+        (line, read_records(&std::fs::read(&path).unwrap()))
+    };
+    // Solves from 16 empties last about a tenth of a second on three threads: some games
+    // are cut inside their searches, while others have ended, before and after them.
+    let list = dir.join("abandoned.txt");
+    let (line, kept) = play(
+        "hurried.gam",
+        "24",
+        &[
+            "--hard-seconds",
+            "0.3",
+            "--abandoned",
+            list.to_str().unwrap(),
+        ],
+    );
+    let counts: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (played, taken) = (counts[0], counts[counts.len() - 1]);
+    let abandoned: Vec<usize> = std::fs::read_to_string(&list)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(played, kept.len(), "{line}");
+    assert_eq!(played + abandoned.len(), taken, "{line}");
+    assert!(
+        line.contains(&format!("{} of {taken} abandoned", abandoned.len())),
+        "{line}"
+    );
+    // Each kept game is the game of its number, as an unhurried run plays it.
+    let (_, all) = play("unhurried.gam", &taken.to_string(), &[]);
+    let expected: Vec<&Record> = all
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !abandoned.contains(i))
+        .map(|(_, r)| r)
+        .collect();
+    assert_eq!(kept.iter().collect::<Vec<_>>(), expected);
+}
+
+#[test]
 fn head_cuts_a_file_into_parts_in_game_order() {
     let (path, records) = games();
     let dir = scratch();
@@ -731,6 +799,12 @@ fn bad_input_is_refused_with_a_reason() {
     let output = run(&["play", "--games", "1", "--depth", "99", "--out", "x"], "");
     assert!(
         String::from_utf8_lossy(&output.stderr)
-            .contains("--depth: 99 is not a number from 0 to 30")
+            .contains("--depth: 99 is not a number from 1 to 30")
+    );
+    // A midgame search of no plies has no move to play: refused, not a crash.
+    let output = run(&["play", "--games", "1", "--depth", "0", "--out", "x"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("--depth: 0 is not a number from 1 to 30")
     );
 }

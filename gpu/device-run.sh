@@ -1,24 +1,28 @@
 #!/usr/bin/env bash
 # One self-play run on the lent GPU machine: builds the generator with nvcc (and its CPU
 # build with c++), checks the GPU against the CPU (perft, evaluations, solves, the first
-# games byte for byte), self-plays for SECONDS, checks and expands the records, fits the
-# weights with gpu/fit.py on the GPU, and leaves under $OUT:
-#   weights.bin   the fitted weights (IAGOPAT2, 30 stages: iago --eval pattern:weights.bin)
-#   games-N.gam   the run's games in order (IAGOGAM3: iago's corpus format, each move's
-#                 rank range-coded), up to PARTS (5) files of under 16 MB each, about
-#                 800,000 games a file
-#   log.txt       every step, command and figure; fit.txt the fit's own report
-# It ends within BUDGET seconds (default 500) whatever SECONDS says: self-play gets what
-# the other steps leave. A mismatch between GPU and CPU is reported as MISMATCH and the
-# run goes on (the records are still checked by iago's rules before the fit).
+# games byte for byte), then self-plays on both at once: the GPU generator at its level,
+# and, when an iago binary was carried (IAGO_BIN, default target/v3/release/iago), iago's
+# own `selfplay` on the other cores at the corpus's level. It checks and packs the
+# records and leaves under $OUT:
+#   games-N.gam   the GPU's games in game order (IAGOGAM3: iago's corpus format, each
+#                 move's rank range-coded), up to PARTS (4) files of under 16 MB each,
+#                 about 800,000 games a file; the abandoned games' numbers in the log
+#   cpu-*.gam     iago's own games (IAGOGAM3), as `iago selfplay` wrote them
+#   log.txt       every step, command and figure
+#   weights.bin, fit.txt   only with FIT_SECONDS > 0: gpu/fit.py's fit of the GPU's games
+# It ends within BUDGET seconds (default 500) whatever SECONDS says. A mismatch between
+# GPU and CPU is reported as MISMATCH and the run goes on (the records are still checked
+# by iago's rules).
 #
 #   gpu/device-run.sh [SECONDS] [--cpu]
 #
 # --cpu (or DEVICE_RUN_CPU=1) runs the same steps with the CPU build and tiny sizes, to
 # test the script on a machine without a GPU; OUT defaults to ./device-out there.
-# Settings (environment): DEPTH EXACT RANDOM_MOVES SEED (the level and the games),
-# GAMES_CAP, BUDGET, PROBE_LIMIT, FIT_SECONDS, FIT_MAX_GAMES, FIT_ARGS, NVCC_FLAGS, PYTHON,
-# PARTS, PART_BYTES.
+# Settings (environment): DEPTH EXACT RANDOM_MOVES SEED (the GPU's level and games),
+# IAGO_BIN CPU_THREADS CPU_DEPTH CPU_EXACT CPU_SEED (iago's own self-play; IAGO_BIN=none
+# skips it), GAMES_CAP, BUDGET, PROBE_LIMIT, FIT_SECONDS, FIT_MAX_GAMES, FIT_ARGS,
+# NVCC_FLAGS, PYTHON, PARTS, PART_BYTES.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -34,12 +38,16 @@ done
 if [ "$cpu" = 1 ]; then
     DEPTH=${DEPTH:-2} EXACT=${EXACT:-10} GAMES_CAP=${GAMES_CAP:-400} BUDGET=${BUDGET:-240}
     FIT_SECONDS=${FIT_SECONDS:-40} FIT_MAX_GAMES=${FIT_MAX_GAMES:-1000000} PROBE_GAMES=16 PERFT=9
+    CPU_THREADS=${CPU_THREADS:-1} CPU_DEPTH=${CPU_DEPTH:-2} CPU_EXACT=${CPU_EXACT:-8}
 else
-    DEPTH=${DEPTH:-6} EXACT=${EXACT:-16} GAMES_CAP=${GAMES_CAP:-20000000} BUDGET=${BUDGET:-500}
-    FIT_SECONDS=${FIT_SECONDS:-120} FIT_MAX_GAMES=${FIT_MAX_GAMES:-600000} PROBE_GAMES=256
+    DEPTH=${DEPTH:-4} EXACT=${EXACT:-12} GAMES_CAP=${GAMES_CAP:-20000000} BUDGET=${BUDGET:-500}
+    FIT_SECONDS=${FIT_SECONDS:-0} FIT_MAX_GAMES=${FIT_MAX_GAMES:-600000} PROBE_GAMES=256
     PERFT=11
+    CPU_THREADS=${CPU_THREADS:-14} CPU_DEPTH=${CPU_DEPTH:-7} CPU_EXACT=${CPU_EXACT:-14}
 fi
-RANDOM_MOVES=${RANDOM_MOVES:-10} SEED=${SEED:-45} PARTS=${PARTS:-5}
+IAGO_BIN=${IAGO_BIN:-target/v3/release/iago} CPU_SEED=${CPU_SEED:-20}
+# Files come back 8 at most: log.txt, the CPU's games, and with a fit weights.bin and fit.txt.
+RANDOM_MOVES=${RANDOM_MOVES:-10} SEED=${SEED:-47} PARTS=${PARTS:-$([ "$FIT_SECONDS" = 0 ] && echo 6 || echo 4)}
 PART_BYTES=${PART_BYTES:-15500000} PYTHON=${PYTHON:-python3} PROBE_LIMIT=${PROBE_LIMIT:-60}
 out=${OUT:-$PWD/device-out}
 work=$(mktemp -d /tmp/iago-run.XXXXXX)
@@ -95,6 +103,31 @@ else
     device=gpu
 fi
 
+# ---- iago's own self-play on the other cores, from now until the GPU's games end ----
+# Everything after the GPU's self-play (checks, packing) takes TAIL seconds; the CPU
+# games end with the GPU's, at `finish` seconds from the script's start.
+TAIL=${TAIL:-75}
+finish=$((BUDGET - TAIL - FIT_SECONDS))
+if [ "$finish" -lt $((SECONDS + 60)) ]; then
+    say "FAILED: BUDGET $BUDGET s leaves no time to play after the checks, the fit ($FIT_SECONDS s) and packing ($TAIL s)"
+    exit 2
+fi
+cpu_pid=
+cpu_games=
+if [ "$IAGO_BIN" != none ] && [ -x "$IAGO_BIN" ]; then
+    cpu_games=$out/cpu-d${CPU_DEPTH}e${CPU_EXACT}-s$CPU_SEED.gam
+    # The file is rewritten (crash-safely) every 10,000 games: the timeout leaves every
+    # game up to the last checkpoint.
+    cpu_command=(timeout -s TERM $((finish - SECONDS)) "$IAGO_BIN" selfplay --games 100000000 --depth "$CPU_DEPTH"
+        --exact "$CPU_EXACT" --seed "$CPU_SEED" --threads "$CPU_THREADS" --checkpoint "${CPU_CHECKPOINT:-10000}"
+        --out "$cpu_games")
+    say "\$ ${cpu_command[*]} &"
+    "${cpu_command[@]}" >"$work/cpu-selfplay.txt" 2>&1 &
+    cpu_pid=$!
+else
+    say "NOTE: no iago binary at $IAGO_BIN (IAGO_BIN): the CPU cores play no games of their own"
+fi
+
 # ---- Checks: the GPU against the CPU build ----------------------------------------
 expected_perft=$([ "$PERFT" = 11 ] && echo 212258800 || echo 3005288)
 for binary in "$ref" "$gen"; do
@@ -119,7 +152,10 @@ if "$PYTHON" -c 'import numpy' 2>/dev/null; then
     step "$PYTHON" gpu/fit.py --self-test || mismatch "fit.py's self-test failed"
 fi
 
-# The register budgets at a small level, six seconds each: the fastest plays the run.
+# The register budgets at a small level, six seconds each: the fastest plays the run. Its
+# nodes a second with every slot busy (`gpu_nodes`, `slots` games at once) size the level.
+gpu_nodes=0
+slots=1
 if [ "$cpu" = 0 ]; then
     best_rate=0
     for regs in 0 128 96; do
@@ -131,25 +167,34 @@ if [ "$cpu" = 0 ]; then
         if awk -v a="${rate:-0}" -v b="$best_rate" 'BEGIN { exit !(a > b) }'; then
             best_rate=$rate
             gen=$work/selfplay-gpu-$regs
+            gpu_nodes=$(echo "$line" | sed -n 's/.* \([0-9.e+]*\) nodes\/s.*/\1/p')
+            slots=$(grep -h "blocks of" "$log" | tail -1 | awk '{ print $2 * $5 }')
         fi
     done
-    say "the run uses $(basename "$gen") ($best_rate games/s at depth 4, exact 12)"
+    say "the run uses $(basename "$gen") ($best_rate games/s at depth 4, exact 12; $gpu_nodes nodes/s, $slots games at once)"
 fi
 
-# The first games of the run itself, on both: also how long one game takes on the device.
-# A level whose games do not end within PROBE_LIMIT seconds is too slow for this run: it
-# is lowered by two plies and two empties, once.
+# The first games of the run itself, on both: also how long one game takes. A level too
+# slow for this run is lowered by two plies and two empties, once: its probe games do not
+# end within PROBE_LIMIT seconds, or a game (its nodes from the CPU's probe) would take
+# more than a third of the self-play with every slot of the GPU busy.
 for _ in 1 2; do
     level=(--depth "$DEPTH" --exact "$EXACT" --random "$RANDOM_MOVES" --seed "$SEED")
     probe_start=$SECONDS
     step "$gen" play --games "$PROBE_GAMES" "${level[@]}" --device "$device" --hard-seconds "$PROBE_LIMIT" \
         --out "$work/probe-gen.gam"
     latency=$((SECONDS - probe_start + 1))
-    grep "^played" "$log" | tail -1 | grep -q "^played $PROBE_GAMES games" && break
-    say "LEVEL TOO SLOW: depth $DEPTH, exact $EXACT did not play $PROBE_GAMES games in $PROBE_LIMIT s"
+    finished=$(grep "^played" "$log" | tail -1 | grep -c "^played $PROBE_GAMES games")
+    step "$ref" play --games "$PROBE_GAMES" "${level[@]}" --out "$work/probe-cpu.gam"
+    game_seconds=$(grep "^played" "$log" | tail -1 | awk -v gpu="$gpu_nodes" -v slots="$slots" '{
+        for (i = 1; i < NF; i++) { if ($(i + 1) == "s,") s = $i; if ($(i + 1) == "nodes/s,") r = $i }
+        printf("%.0f", (gpu > 0 ? r * s / $2 * slots / gpu : 0)) }')
+    say "a game at depth $DEPTH, exact $EXACT: about $game_seconds s on the $device with every slot busy"
+    [ "$finished" = 1 ] && [ "$((game_seconds * 3))" -lt "$((finish - SECONDS))" ] && break
+    say "LEVEL TOO SLOW: depth $DEPTH, exact $EXACT (probe games ended: $finished; a game about $game_seconds s)"
+    [ "$DEPTH" -gt 2 ] && [ "$EXACT" -gt 2 ] || break
     DEPTH=$((DEPTH - 2)) EXACT=$((EXACT - 2))
 done
-step "$ref" play --games "$PROBE_GAMES" "${level[@]}" --out "$work/probe-cpu.gam"
 if cmp -s "$work/probe-gen.gam" "$work/probe-cpu.gam"; then
     say "games: the first $PROBE_GAMES games are the same on the $device and the cpu build"
 else
@@ -157,40 +202,57 @@ else
 fi
 
 # ---- Self-play -----------------------------------------------------------------------
-# Games in flight at the end must be done by `hard`, when the fit and a minute and a half
-# of checks, expansion and packing still fit in the budget; no game starts after `soft`, three probe
-# times before.
-hard=$((BUDGET - SECONDS - FIT_SECONDS - 90))
-soft=$((hard - 3 * latency))
-[ "$soft" -gt "$seconds" ] && soft=$seconds
-[ "$soft" -lt 5 ] && soft=5
-[ "$hard" -lt "$soft" ] && hard=$soft
-say "self-play: games start for $soft s, all end by $hard s (asked $seconds; $PROBE_GAMES games took $latency s)"
-step "$gen" play --games "$GAMES_CAP" "${level[@]}" --seconds "$soft" --hard-seconds "$hard" --device "$device" \
-    --out "$work/games.gam" || mismatch "the run's solves disagreed with its results"
-"$ref" head "$work/games.gam" --games "$PROBE_GAMES" --out "$work/games-head.gam"
-cmp -s "$work/games-head.gam" "$work/probe-cpu.gam" || mismatch "the run's first games differ from the probe's"
-step "$ref" check "$work/games.gam" --solve 20 || mismatch "the records failed iago's rules or their solves"
-games=$(sed -n 's/^played \([0-9]*\) games.*/\1/p' "$log" | tail -1)
-
-# ---- Features and the fit ------------------------------------------------------------
-# At most FIT_MAX_GAMES games are fitted: more would not load and fit within the budget.
-fit_games=$work/games.gam
-if [ "${games:-0}" -gt "$FIT_MAX_GAMES" ]; then
-    "$ref" head "$work/games.gam" --games "$FIT_MAX_GAMES" --out "$work/fit.gam"
-    fit_games=$work/fit.gam
-    say "fitting the first $FIT_MAX_GAMES of $games games"
+# Games start until `finish`, when the checks and packing (TAIL) and the fit still fit in
+# the budget, and are abandoned (left out, their numbers listed) if still going then. A
+# thread takes no game that its last game says would not end in time, so few are.
+window=$((finish - SECONDS))
+[ "$window" -gt "$seconds" ] && window=$seconds
+[ "$window" -lt 5 ] && window=5
+say "self-play: $window s on the $device ($PROBE_GAMES games took $latency s in the probe)"
+step "$gen" play --games "$GAMES_CAP" "${level[@]}" --seconds "$window" --hard-seconds "$window" --device "$device" \
+    --abandoned "$work/abandoned.txt" --out "$work/games.gam" || mismatch "the run's solves disagreed with its results"
+touch "$work/abandoned.txt"
+abandoned=$(wc -l <"$work/abandoned.txt")
+[ "$abandoned" -gt 0 ] && say "abandoned games: $(head -c 2000 "$work/abandoned.txt" | tr '\n' ' ')"
+# The first games are the probe's unless one of them was abandoned.
+if [ "$(awk -v n="$PROBE_GAMES" '$1 < n' "$work/abandoned.txt" 2>/dev/null | wc -l)" = 0 ]; then
+    "$ref" head "$work/games.gam" --games "$PROBE_GAMES" --out "$work/games-head.gam" 2>>"$log"
+    cmp -s "$work/games-head.gam" "$work/probe-cpu.gam" || mismatch "the run's first games differ from the probe's"
 fi
-step "$ref" expand --in "$fit_games" --out "$work/games.fea"
-step "$ref" canonical --out "$work/canonical.bin"
-# Thirty stages and an overlap of 2 discs, as the shipped weights have. Sixty stages fitted
-# on 2,261,000 games beat thirty by 10 Elo at depth 8 but not at equal CPU, where their
-# search is slower (docs/selfplay.md); with a GPU run's games, try them again.
-FIT_ARGS=${FIT_ARGS:---stages 30 --stage-overlap 2}
-fit_seconds=$((BUDGET - SECONDS - 45))
-[ "$fit_seconds" -gt "$FIT_SECONDS" ] && fit_seconds=$FIT_SECONDS
-[ "$fit_seconds" -lt 10 ] && fit_seconds=10
-if "$PYTHON" -c 'import numpy' 2>/dev/null; then
+if [ -n "$cpu_pid" ]; then
+    wait "$cpu_pid"
+    say "iago's own self-play: $(grep -h "games/s" "$work/cpu-selfplay.txt" | tail -1) (its file holds the games up to the last checkpoint)"
+    say "$(ls -l "$cpu_games" 2>&1)"
+fi
+games=0
+if [ -s "$work/games.gam" ]; then
+    games=$(sed -n 's/^played \([0-9]*\) games.*/\1/p' "$log" | tail -1)
+    step "$ref" check "$work/games.gam" --solve 20 || mismatch "the records failed iago's rules or their solves"
+else
+    say "FAILED: the run wrote no games"
+fi
+
+# ---- Features and the fit (FIT_SECONDS > 0) -----------------------------------------
+# The fit of the GPU's games alone, on the GPU: what a fit there gives (the first run
+# showed it equal to the CPU's). The games' real use is the fit with the whole corpus
+# after the run (gpu/README.md, "After a run").
+if [ "$FIT_SECONDS" = 0 ]; then
+    say "no fit (FIT_SECONDS=0): the games are fitted with the corpus after the run"
+elif "$PYTHON" -c 'import numpy' 2>/dev/null; then
+    # At most FIT_MAX_GAMES games are fitted: more would not load and fit within the budget.
+    fit_games=$work/games.gam
+    if [ "${games:-0}" -gt "$FIT_MAX_GAMES" ]; then
+        "$ref" head "$work/games.gam" --games "$FIT_MAX_GAMES" --out "$work/fit.gam"
+        fit_games=$work/fit.gam
+        say "fitting the first $FIT_MAX_GAMES of $games games"
+    fi
+    step "$ref" expand --in "$fit_games" --out "$work/games.fea"
+    step "$ref" canonical --out "$work/canonical.bin"
+    # Thirty stages and an overlap of 2 discs, as the shipped weights have.
+    FIT_ARGS=${FIT_ARGS:---stages 30 --stage-overlap 2}
+    fit_seconds=$((BUDGET - SECONDS - TAIL))
+    [ "$fit_seconds" -gt "$FIT_SECONDS" ] && fit_seconds=$FIT_SECONDS
+    [ "$fit_seconds" -lt 10 ] && fit_seconds=10
     say "\$ $PYTHON gpu/fit.py ... --max-seconds $fit_seconds $FIT_ARGS"
     # shellcheck disable=SC2086
     PYTHONUNBUFFERED=1 "$PYTHON" gpu/fit.py "$work/games.fea" --canonical "$work/canonical.bin" \
@@ -202,24 +264,33 @@ fi
 
 # ---- The records ---------------------------------------------------------------------
 # In game order, into up to PARTS files of under 16 MB each (what comes back from the
-# machine: 8 files, with log.txt, fit.txt and weights.bin), about 800,000 games a file in
-# iago's corpus format (each move's rank among the legal moves, range-coded: about 19.5
-# bytes a game).
+# machine: 8 files, with log.txt, the CPU's games and, with a fit, fit.txt and
+# weights.bin), in iago's corpus format (each move's rank among the legal moves,
+# range-coded: about 19.5 bytes a game). The parts are coded at once, one process each,
+# sized from the first games' bytes a game (a file's model learns as it goes, so later
+# games take fewer).
 packed=0
 part=0
-while [ "$part" -lt "$PARTS" ] && [ "$packed" -lt "${games:-0}" ]; do
-    part=$((part + 1))
-    count=$((games - packed))
-    while :; do
-        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --coded --out "$out/games-$part.gam"
-        size=$(wc -c <"$out/games-$part.gam")
-        [ "$size" -le "$PART_BYTES" ] && break
-        count=$((count * PART_BYTES * 97 / 100 / size))
+if [ "${games:-0}" -gt 0 ]; then
+    sample=$((games < 20000 ? games : 20000))
+    "$ref" head "$work/games.gam" --games "$sample" --coded --out "$work/sample.gam"
+    per_part=$(awk -v bytes="$(wc -c <"$work/sample.gam")" -v n="$sample" -v cap="$PART_BYTES" \
+        'BEGIN { printf "%d", cap * 0.95 * n / bytes }')
+    while [ "$part" -lt "$PARTS" ] && [ "$packed" -lt "$games" ]; do
+        part=$((part + 1))
+        count=$((games - packed < per_part ? games - packed : per_part))
+        "$ref" head "$work/games.gam" --skip "$packed" --games "$count" --coded --out "$out/games-$part.gam" &
+        say "games-$part.gam: games $((packed + 1)) to $((packed + count)) of $games"
+        packed=$((packed + count))
     done
-    say "games-$part.gam: games $((packed + 1)) to $((packed + count)) of $games, $size bytes"
-    packed=$((packed + count))
-done
-say "records: $packed of ${games:-0} games in $part files"
+    wait
+    for f in "$out"/games-*.gam; do
+        size=$(wc -c <"$f")
+        say "$(basename "$f"): $size bytes"
+        [ "$size" -le 16000000 ] || mismatch "$(basename "$f") is $size bytes, over what comes back"
+    done
+fi
+say "records: $packed of ${games:-0} games in $part files$([ "$packed" -lt "${games:-0}" ] && echo " (the rest do not fit in PARTS files and are lost)")"
 
 say "summary: $problems mismatches; $(grep -h '^played' "$log" | tail -1)"
 say "summary: $(grep -h '^overall' "$out/fit.txt" 2>/dev/null | tail -1)"

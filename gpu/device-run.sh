@@ -115,7 +115,9 @@ fi
 cpu_pid=
 cpu_games=
 if [ "$IAGO_BIN" != none ] && [ -x "$IAGO_BIN" ]; then
-    cpu_games=$out/cpu-d${CPU_DEPTH}e${CPU_EXACT}-s$CPU_SEED.gam
+    # Written outside $OUT (a write cut short may leave a temporary file beside it) and
+    # copied there at the end.
+    cpu_games=$work/cpu-d${CPU_DEPTH}e${CPU_EXACT}-s$CPU_SEED.gam
     # The file is rewritten (crash-safely) every 10,000 games: the timeout leaves every
     # game up to the last checkpoint.
     cpu_command=(timeout -s TERM $((finish - SECONDS)) "$IAGO_BIN" selfplay --games 100000000 --depth "$CPU_DEPTH"
@@ -222,7 +224,7 @@ fi
 if [ -n "$cpu_pid" ]; then
     wait "$cpu_pid"
     say "iago's own self-play: $(grep -h "games/s" "$work/cpu-selfplay.txt" | tail -1) (its file holds the games up to the last checkpoint)"
-    say "$(ls -l "$cpu_games" 2>&1)"
+    cp "$cpu_games" "$out/" && say "$(ls -l "$out/$(basename "$cpu_games")" 2>&1)"
 fi
 games=0
 if [ -s "$work/games.gam" ]; then

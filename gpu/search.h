@@ -200,11 +200,12 @@ HDF int search(Searcher& s, u64 player, u64 opponent, int depth, bool exact, int
       s.nodes++;
       if (s.abort_at && --s.until_check == 0) {
         s.until_check = ABORT_CHECK_NODES;
-        if (clock_ns() >= s.abort_at) s.aborted = true;
-      }
-      if (s.aborted) {
-        if (best_move) *best_move = NO_MOVE;
-        return 0;
+        if (clock_ns() >= s.abort_at) {
+          // The caller sees `aborted` and abandons the game: the value is meaningless.
+          s.aborted = true;
+          if (best_move) *best_move = NO_MOVE;
+          return 0;
+        }
       }
       const u64 p = f.player, o = f.opponent;
       const int empties = 64 - popcount64(p | o);
@@ -390,6 +391,10 @@ HDF bool play_game(Searcher& s, const PlayConfig& cfg, u64 index, Record* rec) {
         // Null-window searches from a guess (MTD(f)) cost as much as this one full-window
         // search here: without a transposition table each re-searches the whole tree.
         const int v = search(s, g.player, g.opponent, 0, true, -INF_SCORE, INF_SCORE, nullptr);
+        if (s.aborted) {
+          rec->n = ABANDONED;
+          return true;
+        }
         exact_from = n;
         black_value = g.black_to_move ? v : -v;
       }

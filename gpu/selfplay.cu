@@ -802,7 +802,7 @@ static int mode_play(const Args& args) {
   cfg.exact = (int)args.number("--exact", 14, 0, MAX_DEPTH);
   cfg.random_moves = (int)args.number("--random", 10, 0, 60);
   const double seconds = args.real("--seconds", 0);
-  // Past --hard-seconds the games in flight are abandoned, and with them every later one.
+  // Past --hard-seconds the games in flight are abandoned and left out of the file.
   const double hard_seconds = args.real("--hard-seconds", 0);
   const std::string abandoned_path = args.text("--abandoned", "");
   std::vector<uint8_t> opening_moves, opening_lengths;

@@ -6,8 +6,9 @@
 # own `selfplay` on the other cores at the corpus's level. It checks and packs the
 # records and leaves under $OUT:
 #   games-N.gam   the GPU's games in game order (IAGOGAM3: iago's corpus format, each
-#                 move's rank range-coded), up to PARTS (4) files of under 16 MB each,
-#                 about 800,000 games a file; the abandoned games' numbers in the log
+#                 move's rank range-coded), up to PARTS (4) files of PART_BYTES (13 MB)
+#                 each, about 670,000 games a file, so that all files stay within the
+#                 64 MiB that come back; the abandoned games' numbers in the log
 #   cpu-*.gam     iago's own games (IAGOGAM3), as `iago selfplay` wrote them
 #   log.txt       every step, command and figure
 #   weights.bin, fit.txt   only with FIT_SECONDS > 0: gpu/fit.py's fit of the GPU's games
@@ -46,9 +47,10 @@ else
     CPU_THREADS=${CPU_THREADS:-14} CPU_DEPTH=${CPU_DEPTH:-7} CPU_EXACT=${CPU_EXACT:-14}
 fi
 IAGO_BIN=${IAGO_BIN:-target/v3/release/iago} CPU_SEED=${CPU_SEED:-20}
-# Files come back 8 at most: log.txt, the CPU's games, and with a fit weights.bin and fit.txt.
-RANDOM_MOVES=${RANDOM_MOVES:-10} SEED=${SEED:-47} PARTS=${PARTS:-$([ "$FIT_SECONDS" = 0 ] && echo 6 || echo 4)}
-PART_BYTES=${PART_BYTES:-15500000} PYTHON=${PYTHON:-python3} PROBE_LIMIT=${PROBE_LIMIT:-60}
+# Files come back 8 at most, 64 MiB in all: log.txt, the CPU's games (about 8 MB), with a
+# fit weights.bin and fit.txt (about 7 MB), and the GPU's games in PARTS parts of PART_BYTES.
+RANDOM_MOVES=${RANDOM_MOVES:-10} SEED=${SEED:-47} PARTS=${PARTS:-$([ "$FIT_SECONDS" = 0 ] && echo 4 || echo 3)}
+PART_BYTES=${PART_BYTES:-13000000} PYTHON=${PYTHON:-python3} PROBE_LIMIT=${PROBE_LIMIT:-60}
 out=${OUT:-$PWD/device-out}
 work=$(mktemp -d /tmp/iago-run.XXXXXX)
 mkdir -p "$out"

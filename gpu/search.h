@@ -37,8 +37,13 @@
 #define MOBILITY_ORDER_DEPTH 2
 #define SOLVE_ORDER_EMPTIES 7
 
-// How often (in nodes) a search with a deadline reads the clock.
+// How often (in nodes, a power of two) a search with a deadline reads the clock.
 #define ABORT_CHECK_NODES 4096
+// 0: the deadline is read between moves only (a 12-empty solve is short; a 16-empty one
+// can last minutes on a busy GPU). A build option, so that a run can time both.
+#ifndef DEADLINE_IN_SEARCH
+#define DEADLINE_IN_SEARCH 1
+#endif
 
 struct Searcher {
   Weights weights;
@@ -47,7 +52,6 @@ struct Searcher {
   // `aborted` set: a 16-empty solve can last minutes on a busy GPU, so the deadline is
   // read inside the search, every ABORT_CHECK_NODES nodes, not only between moves.
   unsigned long long abort_at;
-  unsigned until_check;
   bool aborted;
 };
 
@@ -198,15 +202,16 @@ HDF int search(Searcher& s, u64 player, u64 opponent, int depth, bool exact, int
     Frame& f = stack[sp];
     if (!returning) {
       s.nodes++;
-      if (s.abort_at && --s.until_check == 0) {
-        s.until_check = ABORT_CHECK_NODES;
-        if (clock_ns() >= s.abort_at) {
-          // The caller sees `aborted` and abandons the game: the value is meaningless.
-          s.aborted = true;
-          if (best_move) *best_move = NO_MOVE;
-          return 0;
-        }
+#if DEADLINE_IN_SEARCH
+      // The node count paces the clock's reads: no counter of its own to keep in a
+      // register through the search.
+      if ((s.nodes & (ABORT_CHECK_NODES - 1)) == 0 && s.abort_at && clock_ns() >= s.abort_at) {
+        // The caller sees `aborted` and abandons the game: the value is meaningless.
+        s.aborted = true;
+        if (best_move) *best_move = NO_MOVE;
+        return 0;
       }
+#endif
       const u64 p = f.player, o = f.opponent;
       const int empties = 64 - popcount64(p | o);
       // The last two empty squares are scored at once, except at the root, which owes a
@@ -343,7 +348,6 @@ HD void pass_move(Game& g) {
 // bug: the caller counts them).
 HDF bool play_game(Searcher& s, const PlayConfig& cfg, u64 index, Record* rec) {
   s.abort_at = cfg.abort_at;
-  s.until_check = ABORT_CHECK_NODES;
   s.aborted = false;
   Game g = {START_PLAYER, START_OPPONENT, true};
   int n = 0;

@@ -522,7 +522,7 @@ __global__ void solve_kernel(Weights weights, const Position* positions, int cou
                              int* moves, unsigned long long* nodes) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
-  Searcher s = {weights, 0, 0, 0, false};
+  Searcher s = {weights, 0, 0, false};
   values[i] = search(s, positions[i].player, positions[i].opponent, 0, true, -INF_SCORE, INF_SCORE, &moves[i]);
   nodes[i] = s.nodes;
 }
@@ -533,7 +533,7 @@ __global__ void solve_kernel(Weights weights, const Position* positions, int cou
 __global__ void play_kernel(PlayConfig cfg, Weights weights, Record* out, unsigned long long* next,
                             unsigned long long limit, unsigned long long deadline,
                             unsigned long long* nodes, unsigned int* mismatches) {
-  Searcher s = {weights, 0, 0, 0, false};
+  Searcher s = {weights, 0, 0, false};
   unsigned long long last = 0;
   for (;;) {
     const unsigned long long begin = clock_ns();
@@ -732,7 +732,7 @@ static int mode_solve(const Args& args) {
 #endif
   } else {
     parallel_for((long long)positions.size(), thread_count(args), [&](long long i) {
-      Searcher s = {weights.view(), 0, 0, 0, false};
+      Searcher s = {weights.view(), 0, 0, false};
       values[i] = search(s, positions[i].player, positions[i].opponent, 0, true, -INF_SCORE, INF_SCORE, &moves[i]);
       nodes[i] = s.nodes;
     });
@@ -868,7 +868,7 @@ static int mode_play(const Args& args) {
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; t++)
       pool.emplace_back([&]() {
-        Searcher s = {weights.view(), 0, 0, 0, false};
+        Searcher s = {weights.view(), 0, 0, false};
         unsigned long long last = 0;
         for (;;) {
           const unsigned long long begin = clock_ns();
@@ -943,7 +943,7 @@ static int mode_check(const Args& args) {
       fail("%s: record %zu: opening %d or exact_from %d beyond its %d moves", args.positional[0].c_str(), i + 1,
            rec.opening, rec.exact_from, rec.n);
     if (solved < solve && rec.exact_from != NOT_SOLVED && rec.exact_from < rec.n) {
-      Searcher s = {weights.view(), 0, 0, 0, false};
+      Searcher s = {weights.view(), 0, 0, false};
       int move;
       const int v = search(s, at_solve.player, at_solve.opponent, 0, true, -INF_SCORE, INF_SCORE, &move);
       const int black = at_solve.black_to_move ? v : -v;

@@ -87,7 +87,7 @@ if [ "$cpu" = 1 ]; then
     gen=$ref
     device=cpu
 else
-    # The CPU build and three register budgets of the GPU build, at once: fewer registers
+    # The CPU build and four GPU builds (three register budgets), at once: fewer registers
     # a thread let more threads (games) run on each multiprocessor. `96m` reads the
     # deadline between moves only (DEADLINE_IN_SEARCH=0): the second run's probes were
     # 2.3 times slower than the first's, after the deadline moved into the search.

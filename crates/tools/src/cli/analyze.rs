@@ -10,7 +10,7 @@ use super::args::{Args, is_option};
 use super::out::{Failure, out};
 use iago_core::eval::othello_evaluator;
 use iago_core::files;
-use iago_core::game::{Color, Score};
+use iago_core::game::{Color, Game, Score};
 use iago_core::options::Range;
 use iago_core::othello::game_input::{GameFile, GameInput};
 use iago_core::othello::notation::format_position;
@@ -22,17 +22,20 @@ const HELP: &str = "usage: iago analyze GAME [OPTIONS]
        iago analyze --wthor FILE.wtb --game N [OPTIONS]
 
 Searches every position of a game and prints, for each move: its number (a pass
-counts as a move, as NBoard numbers them; a pass has no row), the player,
-the move played and its score, the best move and its score (scores in discs, from the
-mover's view), the discs the move lost (best minus played before they are rounded, 0
-for the best move) and
-whether the scores are exact (`exact`) or searched to a depth (`d14`). Both scores
-come from searches of the same position to the same depth (the played move's limited
-to that move); the depth is --depth, or one less where that would end the searches at
-an odd number of empty squares, so that every search ends with the same side to move
-(the evaluation swings by about 3 discs between the two). Then a summary
-per player: moves, mistakes (moves that lost discs), discs lost, and the move from
-which the player's scores are exact; and the result when the game is over.
+counts as a move, as NBoard numbers them; a pass has no row), the player, the move
+played and its score, the best move and its score (scores in discs, from the mover's
+view), the discs the move lost (best minus played before they are rounded, 0 for the
+best move) and whether the scores are exact (`exact`) or searched to a depth (`d14`).
+Both scores come from searches of the same position to the same depth (the played
+move's limited to that move); the depth is --depth, or one less where that would end
+the searches at an odd number of empty squares, so that every search ends with the
+same side to move (the evaluation swings by about 3 discs between the two). A move that
+search finds short of the best, or best by less than 2 discs, is searched again the
+same way to the --verify depth, and its row has those scores: which moves lose discs,
+and how many, is then decided by searches of one depth whatever --depth is (searches
+of neighbouring depths disagree by a disc or two on such moves). Then a summary per
+player: moves, mistakes (moves that lost discs), discs lost, and the move from which
+the player's scores are exact; and the result when the game is over.
 
 GAME is a file or the text itself (`-` reads stdin): a GGF record, a transcript from
 the standard start (`f5d6c3d3`, any case, passes may be left out), or a position (64
@@ -46,6 +49,8 @@ Options:
   --wthor FILE     a WTHOR database, whatever its name; the players' names come from
                    the WTHOR.JOU beside a WTHOR file
   --depth N        midgame search depth (default 14)
+  --verify N       depth of the second search of moves in doubt (default 18; 0: none;
+                   no second search where it would be no deeper than --depth)
   --solve N        solve exactly from N empty squares on (default 22)
   --eval NAME      evaluator (default: the default)
   --hash MB        table size (default 64)
@@ -57,14 +62,15 @@ Options:
 
 JSON: one object
   {\"start\": POSITION, \"black\": NAME|null, \"white\": NAME|null, \"depth\": N,
-   \"solve\": N, \"moves\": [MOVE...], \"players\": {\"black\": PLAYER, \"white\": PLAYER},
+   \"verify\": N, \"solve\": N, \"moves\": [MOVE...], \"players\": {\"black\": PLAYER, \"white\": PLAYER},
    \"result\": DISCS|null}
   MOVE   = {\"number\": N, \"color\": \"black\"|\"white\", \"empties\": N,
             \"depth\": N, \"played\": \"f5\", \"played_score\": DISCS, \"best\": \"f5\",
             \"best_score\": DISCS, \"lost\": DISCS, \"exact\": true|false}
   PLAYER = {\"moves\": N, \"mistakes\": N, \"lost\": DISCS, \"exact_from\": N|null}
 POSITION is 64 characters and the side (`X`/`O`); scores are whole discs from the
-mover's view; passes have no entry; result is the final disc difference for Black.";
+mover's view; a move's depth is that of the searches its scores come from; passes have
+no entry; result is the final disc difference for Black.";
 
 /// The game of a WTHOR file, from 1.
 const GAME: Range<usize> = Range {
@@ -72,6 +78,15 @@ const GAME: Range<usize> = Range {
     default: Some(1),
     min: 1,
     max: usize::MAX,
+    unit: "",
+};
+
+/// The depth of the second search of the moves in doubt.
+const VERIFY: Range<u32> = Range {
+    name: "verify",
+    default: Some(18),
+    min: 0,
+    max: 64,
     unit: "",
 };
 
@@ -89,6 +104,7 @@ struct Options {
     wthor: Option<String>,
     game_number: Option<usize>,
     depth: u32,
+    verify: u32,
     solve: u32,
     eval: String,
     hash_mb: usize,
@@ -103,6 +119,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
         wthor: None,
         game_number: None,
         depth: 14,
+        verify: 18,
         solve: 22,
         eval: "default".into(),
         hash_mb: iago_core::search::DEFAULT_HASH_MB,
@@ -117,6 +134,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "--wthor" => options.wthor = Some(args.value(arg)?),
             "--game" => options.game_number = Some(args.ranged(arg, &GAME)?),
             "--depth" => options.depth = args.ranged(arg, &iago_core::options::DEPTH)?,
+            "--verify" => options.verify = args.ranged(arg, &VERIFY)?,
             "--solve" => options.solve = args.ranged(arg, &SOLVE)?,
             "--eval" => options.eval = args.value(arg)?,
             "--hash" => options.hash_mb = args.ranged(arg, &iago_core::options::HASH_MB)?,
@@ -250,6 +268,94 @@ fn discs(score: Score) -> i32 {
     }
 }
 
+/// A played move best by less than this (2 discs) is in doubt too: a deeper search
+/// may rank another move above it.
+const CLOSE_BEST: Score = 2 * DISC;
+
+/// The scores of a position's best move and of the move played there.
+struct Scores {
+    best: Move,
+    best_score: Score,
+    played_score: Score,
+    exact: bool,
+}
+
+/// The best move's score by a search of `pos` within `limits`, with fresh tables; the
+/// played move's still to come ([`score_played`]).
+fn score_best(
+    searcher: &mut Searcher<Position>,
+    pos: &Position,
+    played: Move,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Scores {
+    searcher.clear();
+    let report = searcher.search(pos, limits, stop, &mut |_| {});
+    Scores {
+        best: report.best_move.unwrap_or(played),
+        best_score: report.score,
+        played_score: report.score,
+        exact: report.confidence == Confidence::Exact,
+    }
+}
+
+/// `scores` with the played move's score: the best move's where it is the best, or a
+/// search within the same `limits` restricted to the played move.
+fn score_played(
+    searcher: &mut Searcher<Position>,
+    pos: &Position,
+    played: Move,
+    scores: Scores,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> Scores {
+    if scores.best == played {
+        return scores;
+    }
+    let focus = Focus {
+        moves: Some(vec![played]),
+        ..Focus::default()
+    };
+    let reply = searcher.search_focused(pos, limits, stop, &focus, &());
+    Scores {
+        played_score: reply.score,
+        exact: scores.exact && reply.confidence == Confidence::Exact,
+        ..scores
+    }
+}
+
+/// Whether a move scored `scores` within `limits` is in doubt: the search found a
+/// better move, or the played one is best by less than [`CLOSE_BEST`] (the best of the
+/// other moves is searched to tell).
+fn in_doubt(
+    searcher: &mut Searcher<Position>,
+    pos: &Position,
+    played: Move,
+    scores: &Scores,
+    limits: &Limits,
+    stop: &AtomicBool,
+) -> bool {
+    if scores.best != played {
+        return true;
+    }
+    let legal = pos.legal_moves();
+    let others: Vec<Move> = legal
+        .as_ref()
+        .iter()
+        .copied()
+        .filter(|&mv| mv != played)
+        .collect();
+    if others.is_empty() {
+        return false;
+    }
+    let focus = Focus {
+        moves: Some(others),
+        ..Focus::default()
+    };
+    let runner_up = searcher.search_focused(pos, limits, stop, &focus, &());
+    scores.best_score - runner_up.score < CLOSE_BEST
+}
+
 fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
     let mut searcher = Searcher::new(othello_evaluator(&options.eval)?);
     searcher.set_hash_mb(options.hash_mb);
@@ -258,15 +364,8 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         .allocate_tables()
         .map_err(|e| format!("analyze: --hash {}: {e}", options.hash_mb))?;
     let stop = AtomicBool::new(false);
-    // The best move and the move played are scored alike: by searches of the same
-    // position to the same depth, the played one's restricted to that move.
-    let depth_at = |pos: &Position| parity_depth(options.depth, pos.empty_count());
-    let limits = |pos: &Position| Limits {
-        depth: Some(if pos.empty_count() <= options.solve {
-            64
-        } else {
-            depth_at(pos)
-        }),
+    let to_depth = |depth: u32| Limits {
+        depth: Some(depth),
         ..Limits::default()
     };
     let mut rows = Vec::new();
@@ -277,33 +376,37 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         // A pass counts as a move, as NBoard numbers them.
         let number = index + 1;
         log::info!("analyze: move {number} ({played})");
-        let limits = limits(&pos);
-        searcher.clear();
-        let report = searcher.search(&pos, &limits, &stop, &mut |_| {});
-        let best = report.best_move.unwrap_or(played);
-        let mut exact = report.confidence == Confidence::Exact;
-        let played_score = if best == played {
-            report.score
-        } else {
-            let focus = Focus {
-                moves: Some(vec![played]),
-                ..Focus::default()
-            };
-            let reply = searcher.search_focused(&pos, &limits, &stop, &focus, &());
-            exact &= reply.confidence == Confidence::Exact;
-            reply.score
-        };
+        let empties = pos.empty_count();
+        let mut depth = parity_depth(options.depth, empties);
+        let solve = empties <= options.solve;
+        let limits = to_depth(if solve { 64 } else { depth });
+        let mut scores = score_best(&mut searcher, &pos, played, &limits, &stop);
+        // The moves in doubt are decided by searches of one depth, whatever --depth is.
+        let verify = parity_depth(options.verify.max(1), empties);
+        let mut scored_at = limits;
+        if !solve
+            && !scores.exact
+            && options.verify > 0
+            && verify > depth
+            && in_doubt(&mut searcher, &pos, played, &scores, &scored_at, &stop)
+        {
+            log::info!("analyze: move {number} ({played}) again at depth {verify}");
+            depth = verify;
+            scored_at = to_depth(verify);
+            scores = score_best(&mut searcher, &pos, played, &scored_at, &stop);
+        }
+        let scores = score_played(&mut searcher, &pos, played, scores, &scored_at, &stop);
         rows.push(Row {
             number,
             color: pos.side,
-            depth: depth_at(&pos),
-            empties: pos.empty_count(),
+            depth,
+            empties,
             played,
-            played_score: discs(played_score),
-            best,
-            best_score: discs(report.score),
-            lost: discs((report.score - played_score).max(0)),
-            exact,
+            played_score: discs(scores.played_score),
+            best: scores.best,
+            best_score: discs(scores.best_score),
+            lost: discs((scores.best_score - scores.played_score).max(0)),
+            exact: scores.exact,
         });
     }
     Ok(rows)
@@ -472,11 +575,12 @@ fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
         )
     };
     format!(
-        "{{\"start\": \"{}\", \"black\": {}, \"white\": {}, \"depth\": {}, \"solve\": {},\n \"moves\": [\n  {}\n ],\n \"players\": {{\"black\": {}, \"white\": {}}},\n \"result\": {}}}\n",
+        "{{\"start\": \"{}\", \"black\": {}, \"white\": {}, \"depth\": {}, \"verify\": {}, \"solve\": {},\n \"moves\": [\n  {}\n ],\n \"players\": {{\"black\": {}, \"white\": {}}},\n \"result\": {}}}\n",
         format_position(&game.start),
         name_or_null(&game.black),
         name_or_null(&game.white),
         options.depth,
+        options.verify,
         options.solve,
         moves.join(",\n  "),
         player(Color::Black),

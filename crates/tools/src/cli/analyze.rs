@@ -382,12 +382,11 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         let limits = to_depth(if solve { 64 } else { depth });
         let mut scores = score_best(&mut searcher, &pos, played, &limits, &stop);
         // The moves in doubt are decided by searches of one depth, whatever --depth is.
-        let verify = parity_depth(options.verify.max(1), empties);
+        let verify = (options.verify > 0 && !solve && !scores.exact)
+            .then(|| parity_depth(options.verify, empties))
+            .filter(|&verify| verify > depth);
         let mut scored_at = limits;
-        if !solve
-            && !scores.exact
-            && options.verify > 0
-            && verify > depth
+        if let Some(verify) = verify
             && in_doubt(&mut searcher, &pos, played, &scores, &scored_at, &stop)
         {
             log::info!("analyze: move {number} ({played}) again at depth {verify}");

@@ -62,8 +62,8 @@ Options:
 
 JSON: one object
   {\"start\": POSITION, \"black\": NAME|null, \"white\": NAME|null, \"depth\": N,
-   \"verify\": N, \"solve\": N, \"moves\": [MOVE...], \"players\": {\"black\": PLAYER, \"white\": PLAYER},
-   \"result\": DISCS|null}
+   \"verify\": N, \"solve\": N, \"moves\": [MOVE...],
+   \"players\": {\"black\": PLAYER, \"white\": PLAYER}, \"result\": DISCS|null}
   MOVE   = {\"number\": N, \"color\": \"black\"|\"white\", \"empties\": N,
             \"depth\": N, \"played\": \"f5\", \"played_score\": DISCS, \"best\": \"f5\",
             \"best_score\": DISCS, \"lost\": DISCS, \"exact\": true|false}
@@ -272,6 +272,13 @@ fn discs(score: Score) -> i32 {
 /// may rank another move above it.
 const CLOSE_BEST: Score = 2 * DISC;
 
+/// A search's best move and its score.
+struct Best {
+    mv: Move,
+    score: Score,
+    exact: bool,
+}
+
 /// The scores of a position's best move and of the move played there.
 struct Scores {
     best: Move,
@@ -280,62 +287,66 @@ struct Scores {
     exact: bool,
 }
 
-/// The best move's score by a search of `pos` within `limits`, with fresh tables; the
-/// played move's still to come ([`score_played`]).
-fn score_best(
+/// The best move by a search of `pos` within `limits`, with fresh tables.
+fn search_best(
     searcher: &mut Searcher<Position>,
     pos: &Position,
     played: Move,
     limits: &Limits,
     stop: &AtomicBool,
-) -> Scores {
+) -> Best {
     searcher.clear();
     let report = searcher.search(pos, limits, stop, &mut |_| {});
-    Scores {
-        best: report.best_move.unwrap_or(played),
-        best_score: report.score,
-        played_score: report.score,
+    Best {
+        mv: report.best_move.unwrap_or(played),
+        score: report.score,
         exact: report.confidence == Confidence::Exact,
     }
 }
 
-/// `scores` with the played move's score: the best move's where it is the best, or a
-/// search within the same `limits` restricted to the played move.
+/// The scores of `best` and of the played move: the best move's where it is the best,
+/// or a search within the same `limits` restricted to the played move.
 fn score_played(
     searcher: &mut Searcher<Position>,
     pos: &Position,
     played: Move,
-    scores: Scores,
+    best: Best,
     limits: &Limits,
     stop: &AtomicBool,
 ) -> Scores {
-    if scores.best == played {
-        return scores;
-    }
-    let focus = Focus {
-        moves: Some(vec![played]),
-        ..Focus::default()
+    let (played_score, exact) = if best.mv == played {
+        (best.score, best.exact)
+    } else {
+        let focus = Focus {
+            moves: Some(vec![played]),
+            ..Focus::default()
+        };
+        let reply = searcher.search_focused(pos, limits, stop, &focus, &());
+        (
+            reply.score,
+            best.exact && reply.confidence == Confidence::Exact,
+        )
     };
-    let reply = searcher.search_focused(pos, limits, stop, &focus, &());
     Scores {
-        played_score: reply.score,
-        exact: scores.exact && reply.confidence == Confidence::Exact,
-        ..scores
+        best: best.mv,
+        best_score: best.score,
+        played_score,
+        exact,
     }
 }
 
-/// Whether a move scored `scores` within `limits` is in doubt: the search found a
-/// better move, or the played one is best by less than [`CLOSE_BEST`] (the best of the
-/// other moves is searched to tell).
+/// Whether the played move is in doubt after a search within `limits` found `best`:
+/// that is another move, or the played one best by less than [`CLOSE_BEST`] (the best of
+/// the other moves is searched to tell).
 fn in_doubt(
     searcher: &mut Searcher<Position>,
     pos: &Position,
     played: Move,
-    scores: &Scores,
+    best: &Best,
     limits: &Limits,
     stop: &AtomicBool,
 ) -> bool {
-    if scores.best != played {
+    if best.mv != played {
         return true;
     }
     let legal = pos.legal_moves();
@@ -353,7 +364,7 @@ fn in_doubt(
         ..Focus::default()
     };
     let runner_up = searcher.search_focused(pos, limits, stop, &focus, &());
-    scores.best_score - runner_up.score < CLOSE_BEST
+    best.score - runner_up.score < CLOSE_BEST
 }
 
 fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
@@ -380,21 +391,21 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         let mut depth = parity_depth(options.depth, empties);
         let solve = empties <= options.solve;
         let limits = to_depth(if solve { 64 } else { depth });
-        let mut scores = score_best(&mut searcher, &pos, played, &limits, &stop);
+        let mut best = search_best(&mut searcher, &pos, played, &limits, &stop);
         // The moves in doubt are decided by searches of one depth, whatever --depth is.
-        let verify = (options.verify > 0 && !solve && !scores.exact)
+        let verify = (options.verify > 0 && !solve && !best.exact)
             .then(|| parity_depth(options.verify, empties))
             .filter(|&verify| verify > depth);
         let mut scored_at = limits;
         if let Some(verify) = verify
-            && in_doubt(&mut searcher, &pos, played, &scores, &scored_at, &stop)
+            && in_doubt(&mut searcher, &pos, played, &best, &scored_at, &stop)
         {
             log::info!("analyze: move {number} ({played}) again at depth {verify}");
             depth = verify;
             scored_at = to_depth(verify);
-            scores = score_best(&mut searcher, &pos, played, &scored_at, &stop);
+            best = search_best(&mut searcher, &pos, played, &scored_at, &stop);
         }
-        let scores = score_played(&mut searcher, &pos, played, scores, &scored_at, &stop);
+        let scores = score_played(&mut searcher, &pos, played, best, &scored_at, &stop);
         rows.push(Row {
             number,
             color: pos.side,

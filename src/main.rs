@@ -19,6 +19,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago label --wthor DIR --out FILE  score positions for training by search
        iago selfplay --games N --out FILE self-play games for training, with results
        iago pack-games FILE... --out FILE game records into one compact file
+       iago features FILE... --out FILE   game records' positions as training features
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago analyze GAME [OPTIONS]        every move of a game against the best move
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Some("label") => cli::label::run(rest),
         Some("selfplay") => cli::selfplay::run(rest),
         Some("pack-games") => cli::pack_games::run(rest),
+        Some("features") => cli::features::run(rest),
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),

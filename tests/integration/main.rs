@@ -25,6 +25,7 @@ mod mill_rules;
 mod mill_search;
 mod movegen;
 mod nboard;
+mod network;
 mod perft;
 mod pipes;
 mod protocol_fuzz;

@@ -3,6 +3,7 @@
 
 pub mod features;
 pub mod heuristics;
+pub mod network;
 pub mod pattern;
 pub mod weight_file;
 
@@ -50,14 +51,25 @@ pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, Str
         // The trained pattern evaluation is the default: it beats every seed heuristic
         // (docs/benchmarks.md, Evaluation).
         "pattern" | "default" => Ok(Box::new(pattern::PatternEval::embedded()?)),
-        _ => match (Heuristic::by_name(name), name.strip_prefix("pattern:")) {
-            (Some(heuristic), _) => Ok(Box::new(heuristic)),
-            (None, Some(path)) => Ok(Box::new(pattern::PatternEval::from_file(path)?)),
-            (None, None) => Err(format!(
-                "unknown evaluator {name:?} (known: {}, or pattern:WEIGHTFILE)",
-                OTHELLO_EVALUATORS.join(", ")
-            )),
-        },
+        "network" => Err(
+            "no network weights are embedded in this build: give a file, \
+                          network:FILE (gpu/net.py writes them)"
+                .into(),
+        ),
+        _ => {
+            if let Some(path) = name.strip_prefix("network:") {
+                return Ok(Box::new(network::NetworkEval::from_file(path)?));
+            }
+            match (Heuristic::by_name(name), name.strip_prefix("pattern:")) {
+                (Some(heuristic), _) => Ok(Box::new(heuristic)),
+                (None, Some(path)) => Ok(Box::new(pattern::PatternEval::from_file(path)?)),
+                (None, None) => Err(format!(
+                    "unknown evaluator {name:?} (known: {}, or pattern:WEIGHTFILE, \
+                     network:FILE)",
+                    OTHELLO_EVALUATORS.join(", ")
+                )),
+            }
+        }
     }
 }
 

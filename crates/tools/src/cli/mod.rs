@@ -6,6 +6,7 @@ pub mod args;
 pub mod bench;
 pub mod book;
 pub mod eval_match;
+pub mod features;
 pub mod fit_probcut;
 pub mod label;
 pub mod match_cmd;

@@ -323,6 +323,12 @@ def fit(data, args, log_every=True):
     else:
         held = (data.game_ids() + 1) % args.holdout == 0
     train_rows, test_rows = np.flatnonzero(~held), np.flatnonzero(held)
+    if getattr(args, "train_games", 0) and not args.split_records:
+        # The first N training games alone (a learning curve's point), the same held out.
+        ids = data.game_ids()[train_rows]
+        distinct = np.unique(ids)
+        if args.train_games < distinct.size:
+            train_rows = train_rows[ids <= distinct[args.train_games - 1]]
     log(
         f"data: {data.n} positions, {len(train_rows)} training, {len(test_rows)} held out "
         f"({'every %dth position' % args.holdout if args.split_records else 'every %dth game' % args.holdout}); "
@@ -497,6 +503,7 @@ def main():
     parser.add_argument("--stage-overlap", type=int, default=6)
     parser.add_argument("--holdout", type=int, default=10)
     parser.add_argument("--split-records", action="store_true")
+    parser.add_argument("--train-games", type=int, default=0, help="train on the first N training games only")
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--batch", type=int, default=8192)
     parser.add_argument("--rate", type=float, default=0.1, help="Adam's rate at the start, falling to 0")

@@ -255,22 +255,50 @@ def quantise(model, stage_len, rows, buckets):
     )
 
 
-class Data:
-    """Rows (embedding rows of the 51 features), disc counts, labels, exact flags."""
+class Corpus:
+    """The positions of one or more IAGOFEA1 files: embedding rows of the 51 features
+    (int32), disc counts, labels, exact flags and game numbers, game after game."""
 
-    def __init__(self, features, row_of, keep=None):
-        keep = np.arange(features.n) if keep is None else keep
-        self.rows = row_of[features.indices[keep]]
-        if (self.rows < 0).any():
-            raise SystemExit("a feature index is not tied: the features and the canonical table differ")
-        self.discs = features.discs[keep]
-        self.labels = features.labels[keep].astype(np.float64)
-        self.exact = features.exact[keep]
+    def __init__(self, paths, row_of):
+        files = [Features(p) for p in paths]
+        n = sum(f.n for f in files)
+        row_of = row_of.astype(np.int32)
+        self.rows = np.empty((n, 51), np.int32)
+        self.discs, self.labels = np.empty(n, np.int64), np.empty(n, np.float64)
+        self.exact, self.games = np.empty(n, bool), np.empty(n, np.int64)
+        at, first_game = 0, 0
+        for f in files:
+            for s in range(0, f.n, 1 << 20):
+                chunk = row_of[f.indices[s : s + (1 << 20)]]
+                if (chunk < 0).any():
+                    raise SystemExit("a feature index is not tied: the features and the canonical table differ")
+                self.rows[at + s : at + s + len(chunk)] = chunk
+            part = slice(at, at + f.n)
+            self.discs[part], self.labels[part], self.exact[part] = f.discs, f.labels, f.exact
+            ids = f.game_ids() + first_game
+            self.games[part] = ids
+            first_game = int(ids[-1]) + 1 if f.n else first_game
+            at += f.n
+        self.n = n
+
+
+class Data:
+    """Some positions of a corpus, copied out (for held-out sets and small fits)."""
+
+    def __init__(self, corpus, keep):
+        self.rows, self.discs = corpus.rows[keep], corpus.discs[keep]
+        self.labels, self.exact = corpus.labels[keep], corpus.exact[keep]
         self.n = len(keep)
 
 
-def train(data, held, args, rows, stage_len, log_every=True):
-    """Fits a model on `data`, keeping the epoch with the lowest error on `held`."""
+def evenly(keep, most):
+    """At most `most` of `keep`, evenly spaced."""
+    return keep if len(keep) <= most else keep[np.linspace(0, len(keep) - 1, most).astype(np.int64)]
+
+
+def train(corpus, keep, held, args, rows, stage_len, log_every=True):
+    """Fits a model on the positions `keep` of `corpus`, keeping the epoch with the lowest
+    error (the engine's integer pass) on `held`."""
     device = args.device
     if device == "auto":
         device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -278,23 +306,25 @@ def train(data, held, args, rows, stage_len, log_every=True):
     model = make_model(rows, args.width, args.hidden, args.buckets, args.seed).to(device)
     lazy = LazyAdam(model.embedding)
     adam = torch.optim.Adam(model.parameters(), lr=args.rate * args.dense_rate)
-    t_rows = torch.from_numpy(data.rows.astype(np.int64)).to(device)
-    t_bucket = torch.from_numpy(stage_of(data.discs, args.buckets)).to(device)
-    t_labels = torch.from_numpy((data.labels / OUTPUT_SCALE).astype(np.float32)).to(device)
-    steps = max(1, math.ceil(data.n / args.batch))
+    t_rows = torch.from_numpy(corpus.rows).to(device)
+    t_bucket = torch.from_numpy(stage_of(corpus.discs, args.buckets)).to(device)
+    t_labels = torch.from_numpy((corpus.labels / OUTPUT_SCALE).astype(np.float32)).to(device)
+    t_keep = torch.from_numpy(np.asarray(keep, np.int64)).to(device)
+    n = len(keep)
+    steps = max(1, math.ceil(n / args.batch))
     epochs, total = args.epochs, steps * args.epochs
     generator = torch.Generator(device="cpu").manual_seed(args.seed)
     best = (float("inf"), None, 0)
     start, step = time.time(), 0
     epoch = 0
     while epoch < epochs:
-        order = torch.randperm(data.n, generator=generator).to(device)
+        order = t_keep[torch.randperm(n, generator=generator).to(device)]
         for b in range(steps):
             batch = order[b * args.batch : (b + 1) * args.batch]
             scale = max(0.0, 1 - step / total)
             for group in adam.param_groups:
                 group["lr"] = args.rate * args.dense_rate * scale
-            touched, used, inverse = lazy.gather(t_rows[batch])
+            touched, used, inverse = lazy.gather(t_rows[batch].long())
             pred = model(inverse, t_bucket[batch], used)
             loss = torch.mean((pred - t_labels[batch]) ** 2)
             adam.zero_grad()
@@ -319,17 +349,27 @@ def train(data, held, args, rows, stage_len, log_every=True):
             epochs = max(1, int(args.max_seconds // (time.time() - start)))
             total = steps * epochs
             log(f"{epochs} epochs fit in {args.max_seconds:.0f} s")
-    log(f"kept epoch {best[2]} (held-out {best[0]:.3f}); {data.n} positions, {time.time() - start:.0f} s, "
-        f"{data.n * epoch / max(1e-9, time.time() - start):.0f} positions/s")
-    return best[1], time.time() - start
+    seconds = time.time() - start
+    log(f"kept epoch {best[2]} (held-out {best[0]:.3f}); {n} positions, {seconds:.0f} s, "
+        f"{n * epoch / max(1e-9, seconds):.0f} positions/s")
+    return best[1], seconds
 
 
-def pattern_values(path, features, keep):
-    """An IAGOPAT2 file's evaluation of tied features (the weights are tied), hundredths."""
+def pattern_values(path, paths, keep):
+    """An IAGOPAT2 file's evaluation of the positions `keep` (numbered across `paths`, as
+    in a Corpus), in hundredths: the weights are tied, so a tied index reads its own."""
     stages, stage_len, w = decode_weights(open(path, "rb").read())
     w = w.astype(np.int64).reshape(stages, stage_len)
-    stage = stage_of(features.discs[keep], stages)
-    return w[stage[:, None], features.indices[keep]].sum(1)
+    out = np.empty(len(keep), np.int64)
+    first = 0
+    for p in paths:
+        f = Features(p)
+        at = np.flatnonzero((keep >= first) & (keep < first + f.n))
+        for s in range(0, len(at), 1 << 18):
+            k = keep[at[s : s + (1 << 18)]] - first
+            out[at[s : s + len(k)]] = w[stage_of(f.discs[k], stages)[:, None], f.indices[k]].sum(1)
+        first += f.n
+    return out
 
 
 def report(name, values, data):
@@ -435,14 +475,13 @@ def self_test_training():
     class Set:
         pass
 
-    data, held = Set(), Set()
-    for target, part in ((data, slice(0, 18000)), (held, slice(18000, n))):
-        target.rows, target.discs, target.labels = indices[part], discs[part], labels[part]
-        target.exact = np.zeros(len(target.rows), bool)
-        target.n = len(target.rows)
+    corpus = Set()
+    corpus.rows, corpus.discs, corpus.labels = indices.astype(np.int32), discs, labels
+    corpus.exact, corpus.n = np.zeros(n, bool), n
+    held = Data(corpus, np.arange(18000, n))
     args = argparse.Namespace(device="cpu", width=16, hidden=8, buckets=2, seed=1, rate=0.01, dense_rate=1.0,
                               batch=512, epochs=6, max_seconds=0)
-    net, _ = train(data, held, args, rows, rows, log_every=False)
+    net, _ = train(corpus, np.arange(18000), held, args, rows, rows, log_every=False)
     error = rmse(engine_errors(quantised_values(net, held.rows, held.discs), held.labels))
     spread = float(np.std(held.labels))
     log(f"self-test: synthetic held-out rmse {error:.3f} against a spread of {spread:.3f}")
@@ -450,20 +489,6 @@ def self_test_training():
 
 
 # ---- Main ----------------------------------------------------------------------------
-
-
-def split(features, holdout):
-    held = (features.game_ids() + 1) % holdout == 0
-    return np.flatnonzero(~held), np.flatnonzero(held)
-
-
-def first_games(features, keep, games):
-    """The rows of `keep` within the first `games` games among them."""
-    ids = features.game_ids()[keep]
-    distinct = np.unique(ids)
-    if games >= distinct.size:
-        return keep
-    return keep[ids <= distinct[games - 1]]
 
 
 def write_file(path, data):
@@ -475,7 +500,7 @@ def write_file(path, data):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("features", nargs="?")
+    parser.add_argument("features", nargs="*", help="IAGOFEA1 files (`iago features`)")
     parser.add_argument("--canonical", help="IAGOCAN1 file (`iago features --canonical FILE`)")
     parser.add_argument("--test", help="IAGOFEA1 file held out whole (data/test)")
     parser.add_argument("--out", help="IAGONET1 file to write")
@@ -487,6 +512,8 @@ def main():
     parser.add_argument("--rate", type=float, default=0.003, help="the embedding's Adam rate, falling to 0")
     parser.add_argument("--dense-rate", type=float, default=1.0, help="the other layers' rate, times --rate")
     parser.add_argument("--holdout", type=int, default=10)
+    parser.add_argument("--held-sample", type=int, default=200000, help="held-out positions that choose the epoch")
+    parser.add_argument("--held-max", type=int, default=2000000, help="held-out positions reported at the end")
     parser.add_argument("--games", type=int, default=0, help="train on the first N training games only")
     parser.add_argument("--curve", help="comma-separated game counts: one fit each, the same held-out sets")
     parser.add_argument("--pattern", action="append", default=[], help="IAGOPAT2 weights to report beside")
@@ -525,34 +552,43 @@ def main():
         torch.set_num_threads(args.threads)
     if args.width % 16 or not 16 <= args.width <= 512 or not 1 <= args.hidden <= 64 or not 1 <= args.buckets <= 60:
         parser.error("--width a multiple of 16 up to 512, --hidden 1..64, --buckets 1..60")
-    features = Features(args.features)
-    if features.stage_len != canonical.size:
-        raise SystemExit(f"{args.features}: {features.stage_len} weights a stage, the canonical table {canonical.size}")
+    paths = args.features
+    for path in paths + ([args.test] if args.test else []):
+        if Features(path).stage_len != canonical.size:
+            raise SystemExit(f"{path}: another feature layout than the canonical table's ({canonical.size})")
     row_of, rows = tied_rows(canonical)
-    train_keep, held_keep = split(features, args.holdout)
-    held = Data(features, row_of, held_keep)
-    test = test_features = None
+    corpus = Corpus(paths, row_of)
+    held_all = np.flatnonzero((corpus.games + 1) % args.holdout == 0)
+    train_keep = np.flatnonzero((corpus.games + 1) % args.holdout != 0)
+    held_keep = evenly(held_all, args.held_max)
+    held, held_epoch = Data(corpus, held_keep), Data(corpus, evenly(held_all, args.held_sample))
+    test = None
     if args.test:
-        test_features = Features(args.test)
-        test = Data(test_features, row_of)
+        test_corpus = Corpus([args.test], row_of)
+        test = Data(test_corpus, np.arange(test_corpus.n))
     figures = {"width": args.width, "hidden": args.hidden, "buckets": args.buckets, "fits": []}
     for path in args.pattern:
         figures.setdefault("pattern", {})[path] = {
-            "held_out": report(f"pattern {path}, held out", pattern_values(path, features, held_keep), held),
-            "test": report(f"pattern {path}, test", pattern_values(path, test_features, np.arange(test.n)), test) if test else None,
+            "held_out": report(f"pattern {path}, held out", pattern_values(path, paths, held_keep), held),
+            "test": report(f"pattern {path}, test", pattern_values(path, [args.test], np.arange(test.n)), test)
+            if test else None,
         }
     counts = [int(c) for c in args.curve.split(",")] if args.curve else [args.games]
-    device = "cuda" if args.device == "auto" and torch.cuda.is_available() else (args.device if args.device != "auto" else "cpu")
-    log(f"device: {device}; {features.n} positions, {len(train_keep)} training, {held.n} held out (every {args.holdout}th game)"
+    device = args.device if args.device != "auto" else ("cuda" if torch.cuda.is_available() else "cpu")
+    log(f"device: {device}; {corpus.n} positions, {len(train_keep)} training, {len(held_all)} held out "
+        f"(every {args.holdout}th game; {held.n} of them reported, {held_epoch.n} choose the epoch)"
         + (f"; test {test.n}" if test else ""))
     net = None
     for games in counts:
-        keep = first_games(features, train_keep, games) if games else train_keep
-        data = Data(features, row_of, keep)
-        games_used = int(np.unique(features.game_ids()[keep]).size)
-        log(f"fit: width {args.width}, hidden {args.hidden}, buckets {args.buckets}, {games_used} games, {data.n} positions")
-        net, seconds = train(data, held, args, rows, features.stage_len)
-        fit = {"games": games_used, "positions": int(data.n), "seconds": round(seconds, 1),
+        keep = train_keep
+        if games:
+            distinct = np.unique(corpus.games[train_keep])
+            if games < distinct.size:
+                keep = train_keep[corpus.games[train_keep] <= distinct[games - 1]]
+        games_used = int(np.unique(corpus.games[keep]).size)
+        log(f"fit: width {args.width}, hidden {args.hidden}, buckets {args.buckets}, {games_used} games, {len(keep)} positions")
+        net, seconds = train(corpus, keep, held_epoch, args, rows, canonical.size)
+        fit = {"games": games_used, "positions": int(len(keep)), "seconds": round(seconds, 1),
                "held_out": report("network, held out", quantised_values(net, held.rows, held.discs), held)}
         if test:
             fit["test"] = report("network, test", quantised_values(net, test.rows, test.discs), test)

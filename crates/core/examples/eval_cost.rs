@@ -2,7 +2,10 @@
 //! rather than reading the weights: an incremental update of the indices as moves are
 //! made (as some engines do) could save at most the first part.
 //!
-//! `cargo run --release --example eval_cost -p iago-core [POSITIONS]`
+//! `cargo run --release --example eval_cost -p iago-core [POSITIONS [NETWORK.bin...]]`
+//!
+//! Each network file given (IAGONET1, `gpu/net.py`) is timed on the same positions after
+//! the pattern evaluation, its accumulator computed from scratch as the engine does.
 //!
 //! The positions come from random games (a fixed seed), those with 5 to 49 discs, in the
 //! order of their disc count, so that consecutive evaluations share a stage as they do
@@ -13,7 +16,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use iago_core::eval::features::{self, MAX_MOBILITY};
+use iago_core::eval::network::NetworkEval;
 use iago_core::eval::pattern::PatternWeights;
+use iago_core::game::Evaluator;
 use iago_core::othello::Position;
 
 fn random_positions(count: usize) -> Vec<Position> {
@@ -118,5 +123,21 @@ fn main() {
             sum
         });
         println!("{full:>10.1} {lookups:>22.1} {mobility:>10.1}");
+    }
+    for path in std::env::args().skip(2) {
+        let network = NetworkEval::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        let times: Vec<String> = (0..3)
+            .map(|_| {
+                let each = nanoseconds_each(count, || {
+                    let mut sum = 0i64;
+                    for pos in &positions {
+                        sum += i64::from(network.evaluate(black_box(pos)));
+                    }
+                    sum
+                });
+                format!("{each:.1}")
+            })
+            .collect();
+        println!("{path}: {} ns a position", times.join(", "));
     }
 }

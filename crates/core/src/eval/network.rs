@@ -32,8 +32,10 @@
 //! then for each bucket: H x W i16 L2 (unit after unit), H i32 b2, H i32 V, W i32 S, i32 c
 //! ```
 //!
-//! The accumulator is computed from scratch at every evaluation (docs/experiments.md,
-//! "An evaluation network" says why: a move changes about a third of the placements).
+//! The accumulator is computed from scratch at every evaluation: a move changes the index
+//! of about a quarter of the placements, and all of the small features, so that carrying
+//! it from the parent would save at most a third of its work (docs/experiments.md, "an
+//! evaluation network over the patterns").
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;

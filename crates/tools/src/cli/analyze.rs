@@ -882,6 +882,19 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         out!("{HELP}\n")?;
         return Ok(());
     };
+    if let Some(svg) = &options.svg {
+        let inputs = [options.game.clone(), options.wthor.clone()]
+            .into_iter()
+            .flatten()
+            .map(std::path::PathBuf::from)
+            .chain(super::args::evaluator_file(&options.eval));
+        let inputs: Vec<_> = inputs.collect();
+        iago_core::files::refuse_input_as_output(
+            "analyze",
+            Path::new(svg),
+            inputs.iter().map(|path| path.as_path()),
+        )?;
+    }
     let game = read_game(&options).map_err(|e| format!("analyze: {e}"))?;
     if game.moves.iter().all(|mv| mv.is_pass()) {
         return Err("analyze: the game has no moves to analyze".into());

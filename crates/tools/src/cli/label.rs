@@ -104,6 +104,13 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
     if options.config.depth == 0 || options.config.threads == 0 {
         return Err("label: --depth and --threads must be at least 1".into());
     }
+    let mut inputs = super::args::wthor_files(&options.wthor);
+    inputs.extend(super::args::evaluator_file(&options.config.eval));
+    iago_core::files::refuse_input_as_output(
+        "label",
+        &options.out,
+        inputs.iter().map(PathBuf::as_path),
+    )?;
     Ok(Some(options))
 }
 

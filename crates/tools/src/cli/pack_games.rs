@@ -40,9 +40,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if inputs.is_empty() {
         return Err("pack-games: no input files (try --help)".into());
     }
-    if inputs.iter().any(|input| same_file(input, &out)) {
-        return Err(format!("pack-games: {} is an input too", out.display()).into());
-    }
+    iago_core::files::refuse_input_as_output(
+        "pack-games",
+        &out,
+        inputs.iter().map(PathBuf::as_path),
+    )?;
     let mut writer = GameWriter::default();
     let mut games = 0usize;
     let mut positions = 0usize;
@@ -67,12 +69,4 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         bytes.len() as f64 / games.max(1) as f64
     )?;
     Ok(())
-}
-
-/// Whether two paths name the same existing file.
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }

@@ -125,6 +125,19 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if !(config.learning_rate.is_finite() && config.learning_rate > 0.0 && config.l2 >= 0.0) {
         return Err("train: --rate must be positive and --l2 not negative".into());
     }
+    let mut inputs: Vec<PathBuf> = samples
+        .iter()
+        .chain(&games)
+        .chain(&test_games)
+        .cloned()
+        .collect();
+    inputs.extend(wthor.iter().flat_map(|dir| super::args::wthor_files(dir)));
+    inputs.extend(
+        init.iter()
+            .filter(|name| *name != "embedded")
+            .map(PathBuf::from),
+    );
+    iago_core::files::refuse_input_as_output("train", &out, inputs.iter().map(PathBuf::as_path))?;
     let start = Instant::now();
     let mut data = Dataset::default();
     if let Some(wthor) = &wthor {

@@ -51,6 +51,16 @@ impl Distinct {
         self.games.push(game_hash(game));
     }
 
+    /// Adds everything `other` holds.
+    pub fn merge(&mut self, mut other: Distinct) {
+        self.games.append(&mut other.games);
+        self.positions.append(&mut other.positions);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
     /// The counts of everything added.
     pub fn counts(mut self) -> Counts {
         Counts {

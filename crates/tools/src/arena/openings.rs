@@ -3,7 +3,7 @@
 //! lopsided one.
 //!
 //! An opening file has one opening per line: a move sequence (`f5d6c3d3c4`, spaces and
-//! commas allowed, `pa` for a pass), optionally followed by a tab or ` # ` and a comment.
+//! commas allowed, `pa` for a pass or the pass left out), optionally followed by a tab or ` # ` and a comment.
 //! Empty lines and lines starting with `#` are skipped.
 //!
 //! The default set, `balanced-openings.txt` beside this file, is built into the binary;
@@ -22,6 +22,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use iago_core::game::{Evaluator, Game, mix64};
+use iago_core::othello::game_input::{GameInput, parse_transcript};
 use iago_core::othello::symmetry::canonical;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Limits, Searcher};
@@ -52,30 +53,15 @@ impl Opening {
             .fold(self.start, |pos, &mv| pos.try_play(mv).unwrap_or(pos))
     }
 
-    /// Reads a move sequence from the standard start, checking every move is legal.
+    /// Reads a move sequence from the standard start, checking every move is legal,
+    /// with the reader of `analyze` and `book learn` (passes written `pa` or left out).
     pub fn from_moves(text: &str) -> Result<Opening, String> {
-        let compact: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != ',')
-            .collect();
-        if !compact.is_ascii() || !compact.len().is_multiple_of(2) {
-            return Err(format!("{text:?} is not a sequence of moves like f5d6c3"));
-        }
-        let mut pos = Position::start();
-        let mut moves = Vec::new();
-        for index in (0..compact.len()).step_by(2) {
-            let word = &compact[index..index + 2];
-            let mv: Move = word
-                .parse()
-                .map_err(|e| format!("move {} of {text:?}: {e}", index / 2 + 1))?;
-            pos = pos.try_play(mv).ok_or_else(|| {
-                format!("move {} of {text:?}: {word} is not legal", index / 2 + 1)
-            })?;
-            moves.push(mv);
-        }
+        let moves = parse_transcript(text).map_err(|e| format!("{text:?}: {e}"))?;
+        let game = GameInput::from_moves(Position::start(), &moves)
+            .map_err(|e| format!("{text:?}: {e}"))?;
         Ok(Opening {
             start: Position::start(),
-            moves,
+            moves: game.moves,
         })
     }
 }

@@ -196,7 +196,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         selfplay_test.extend_from_slice(&played.test);
         data.extend(played);
     }
-    if data.train.is_empty() {
+    // --epochs 0 with --init measures given weights on the held-out positions.
+    if init.is_none() && config.epochs == 0 {
+        return Err("train: --epochs 0 without --init fits nothing: nothing written".into());
+    }
+    if data.train.is_empty() && config.epochs > 0 {
         return Err(format!(
             "train: no training positions ({} games read): nothing to fit, nothing written",
             data.games

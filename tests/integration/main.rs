@@ -33,4 +33,5 @@ mod search;
 mod selfplay;
 mod symmetry;
 mod tictactoe;
+mod tools_attacked;
 mod ugi;

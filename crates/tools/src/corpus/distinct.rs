@@ -42,13 +42,7 @@ impl Distinct {
     /// Adds a game and its positions (as [`GameRecord::replay`] gives them).
     pub fn add(&mut self, game: &GameRecord, positions: &[GamePosition]) {
         self.games.push(game_hash(game));
-        self.positions
-            .extend(positions.iter().map(|p| position_hash(p)));
-    }
-
-    /// Adds a game alone (where its positions are not wanted).
-    pub fn add_game(&mut self, game: &GameRecord) {
-        self.games.push(game_hash(game));
+        self.positions.extend(positions.iter().map(position_hash));
     }
 
     /// Adds everything `other` holds.

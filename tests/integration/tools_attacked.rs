@@ -882,6 +882,12 @@ fn the_smaller_attacks_get_clear_answers() {
     let output = iago(&["mill-eval-match", "phased", "--bogus", "--games", "2"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--bogus"), "{}", stderr(&output));
+    // --depth 0 and --nodes 0 are no limit, as the help says (hostile-inputs.md said
+    // they were refused), and --game names every game.
+    let (out, code) = run_all(&["--depth", "0", "--nodes", "0"], b"quit\n");
+    assert_eq!((out.as_str(), code), ("= \n\n", Some(0)));
+    let help = stdout_of(&iago(&["--help"]));
+    assert!(help.contains("othello, mill, tictactoe"), "{help}");
     // iago help match is match's help; analyze's help says what --verify does to --depth.
     assert!(stdout_of(&iago(&["help", "match"])).starts_with("usage: iago match"));
     let help = stdout_of(&iago(&["analyze", "--help"]));

@@ -4,10 +4,12 @@
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o selfplay gpu/selfplay.cu
 //   c++ -x c++ -O2 -std=c++17 -pthread -o selfplay gpu/selfplay.cu
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -218,12 +220,18 @@ static std::vector<unsigned char> read_file(const std::string& path) {
 }
 
 // Writes `bytes` to `path` through a temporary name, so that a failed run leaves no
-// truncated file under the real name.
+// truncated file under the real name. The temporary file is made new (O_EXCL, no link
+// followed) at a random name beside the output, as iago's own writer makes its own, so
+// that a link planted beside the output never points the write elsewhere.
 class OutFile {
  public:
-  explicit OutFile(const std::string& path) : path_(path), temp_(path + ".tmp") {
-    f_ = fopen(temp_.c_str(), "wb");
-    if (!f_) fail("%s: cannot create", temp_.c_str());
+  explicit OutFile(const std::string& path) : path_(path) {
+    for (int attempt = 0; attempt < 16 && !f_; attempt++) {
+      temp_ = path + ".tmp-" + random_hex();
+      const int fd = open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+      if (fd >= 0) f_ = fdopen(fd, "wb");
+    }
+    if (!f_) fail("%s: cannot create a temporary file beside it", path_.c_str());
   }
   void write(const void* data, size_t size) {
     if (size && fwrite(data, 1, size, f_) != size) fail("%s: write error", temp_.c_str());
@@ -240,8 +248,19 @@ class OutFile {
   }
 
  private:
+  // 16 hex digits from /dev/urandom.
+  static std::string random_hex() {
+    unsigned long long bits = 0;
+    FILE* random = fopen("/dev/urandom", "rb");
+    if (!random || fread(&bits, sizeof bits, 1, random) != 1) fail("/dev/urandom: cannot read");
+    fclose(random);
+    char text[17];
+    snprintf(text, sizeof text, "%016llx", bits);
+    return text;
+  }
+
   std::string path_, temp_;
-  FILE* f_;
+  FILE* f_ = nullptr;
 };
 
 // The records of an IAGOGAM1 file (checked only for their framing here).
@@ -902,10 +921,11 @@ static int mode_play(const Args& args) {
             abandoned.size(), done - 1, abandoned[0], kept);
   }
   if (!abandoned_path.empty()) {
-    FILE* list = fopen(abandoned_path.c_str(), "w");
-    if (!list) fail("cannot write %s", abandoned_path.c_str());
-    for (unsigned long long g : abandoned) fprintf(list, "%llu\n", g);
-    if (fclose(list) != 0) fail("cannot write %s", abandoned_path.c_str());
+    std::string list;
+    for (unsigned long long g : abandoned) list += std::to_string(g) + "\n";
+    OutFile file(abandoned_path);
+    file.write(list.data(), list.size());
+    file.close();
   }
   const unsigned long long taken = done;
   done = kept;

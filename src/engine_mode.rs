@@ -1,5 +1,7 @@
 //! Engine mode: reads protocol commands on stdin and answers on stdout.
 
+use std::io::IsTerminal;
+
 use iago_tools::cli::out::{Failure, write};
 
 use iago_core::games;
@@ -62,6 +64,22 @@ pub fn options_help() -> String {
     text
 }
 
+/// The line on stderr for a person who started the engine at a terminal.
+fn greeting(options: &Options) -> String {
+    let protocols = match options.protocol {
+        Some(Protocol::NBoard) => "NBoard commands (see protocol.md)".to_string(),
+        Some(Protocol::Ugi) => "UGI commands (`ugi` first; see protocol.md)".to_string(),
+        _ => "GTP commands (`help` lists them, `quit` ends), or `nboard 2` or `ugi` first \
+              for those protocols (protocol.md)"
+            .to_string(),
+    };
+    format!(
+        "iago {} plays {}: type {protocols}; `iago help` lists the subcommands",
+        env!("CARGO_PKG_VERSION"),
+        options.game
+    )
+}
+
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 struct Options {
@@ -111,6 +129,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         write(format_args!("{HELP}\n{}\n", options_help()))?;
         return Ok(());
     };
+    // A person at a terminal gets a word of what to type; a GUI or a pipe sees nothing
+    // new (and stdout, the protocol's, nothing at all).
+    if std::io::stdin().is_terminal() {
+        eprintln!("{}", greeting(&options));
+    }
     Ok(protocol::run(
         options.protocol,
         &options.game,

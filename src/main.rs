@@ -26,17 +26,40 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago eval-match A B [OPTIONS]      in-process games between two evaluators
        iago mill-eval-match A B [OPTIONS] Mill games between two evaluators
        iago fit-probcut --wthor DIR [OPTIONS]  fit the ProbCut parameters
-       iago help
+       iago help [SUBCOMMAND]
        iago version                       print the version
 
-Run `iago SUBCOMMAND --help` for a subcommand's options.";
+Run `iago SUBCOMMAND --help` (or `iago help SUBCOMMAND`) for a subcommand's options.";
+
+/// The subcommands (the words `main` dispatches on).
+const SUBCOMMANDS: &[&str] = &[
+    "perft",
+    "match",
+    "openings",
+    "book",
+    "bench",
+    "solve",
+    "analyze",
+    "fit-probcut",
+    "train",
+    "label",
+    "selfplay",
+    "pack-games",
+    "accuracy",
+    "eval-match",
+    "mill-eval-match",
+];
 
 fn main() -> ExitCode {
     // Logs go to stderr only: stdout belongs to the protocol.
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `iago help SUBCOMMAND` is `iago SUBCOMMAND --help`.
+    if args.len() >= 2 && args[0] == "help" && SUBCOMMANDS.contains(&args[1].as_str()) {
+        args = vec![args[1].clone(), "--help".into()];
+    }
     let rest = args.get(1..).unwrap_or_default();
     let result = match args.first().map(String::as_str) {
         Some("perft") => cli::perft::run(rest),

@@ -14,9 +14,11 @@ fn elo_and_its_95_percent_interval() {
     // 60 wins, 20 draws, 20 losses: mean score m = (60 + 10) / 100 = 0.7.
     // Per-game variance v = (60 (0.3)² + 20 (0.2)² + 20 (0.7)²) / 100 = 0.16, so the
     // standard error of m is sqrt(0.16 / 100) = 0.04 and the 95% interval of m is
-    // 0.7 ± 1.96 × 0.04 = [0.621601, 0.778399].
-    // Elo(s) = 400 log10(s / (1 - s)): Elo(0.7) = 147.1907,
-    // Elo(0.621601) = 86.2247, Elo(0.778399) = 218.2522: margin (218.2522 - 86.2247) / 2.
+    // 0.04. Wilson's interval, the games counted as n' = 100 m (1 - m) / v = 131.25
+    // win-or-loss games: centre (m + z²/2n') / (1 + z²/n'), half-width
+    // z sqrt(m (1 - m) / n' + z²/4n'²) / (1 + z²/n') with z = 1.959964: [0.616828,
+    // 0.771798]. Elo(s) = 400 log10(s / (1 - s)): Elo(0.7) = 147.1907,
+    // Elo(0.616828) = 82.7081, Elo(0.771798) = 211.6733: margin (211.6733 - 82.7081) / 2.
     let tally = Tally {
         wins: 60,
         draws: 20,
@@ -26,7 +28,23 @@ fn elo_and_its_95_percent_interval() {
     assert_eq!(tally.points(), 70.0);
     let estimate = tally.elo().unwrap();
     close(estimate.elo, 147.1907, 1e-3);
-    close(estimate.margin, 66.0134, 1e-3);
+    close(estimate.margin, 64.4826, 1e-3);
+    close(estimate.low, 82.7081, 1e-3);
+    close(estimate.high, 211.6733, 1e-3);
+    // 17-3 (m = 0.85, v = m (1 - m): n' = 20): [0.639581, 0.947631], Elo +99.6 to
+    // +503.0, where the normal interval of the score, 0.85 ± 0.156, passes 1 and its
+    // Elo was infinite.
+    let lopsided = Tally {
+        wins: 17,
+        draws: 0,
+        losses: 3,
+    }
+    .elo()
+    .unwrap();
+    close(lopsided.elo, 301.3311, 1e-3);
+    close(lopsided.low, 99.6353, 1e-3);
+    close(lopsided.high, 503.0269, 1e-3);
+    assert_eq!(lopsided.text(), "+301 ± 202");
 
     // An even score is 0 Elo; 3:1 is 400 log10 3.
     close(elo_from_score(0.5), 0.0, 1e-12);
@@ -39,6 +57,9 @@ fn elo_and_its_95_percent_interval() {
         losses: 0,
     };
     assert_eq!(sweep.elo().unwrap().elo, f64::INFINITY);
+    // Its bound: Wilson's lower bound 5 / (5 + z²) = 0.565518, Elo +45.8.
+    close(sweep.elo().unwrap().low, 45.7895, 1e-3);
+    assert_eq!(sweep.elo().unwrap().text(), "> +46");
     assert_eq!(Tally::default().elo(), None);
 }
 

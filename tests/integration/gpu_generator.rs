@@ -444,7 +444,9 @@ fn records_replay_by_iagos_rules_with_exact_results() {
             "--games",
             games().0.to_str().unwrap(),
             "--epochs",
-            "0",
+            "1",
+            "--stages",
+            "1",
             "--out",
             weights.to_str().unwrap(),
         ],
@@ -807,4 +809,43 @@ fn bad_input_is_refused_with_a_reason() {
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("--depth: 0 is not a number from 1 to 30")
     );
+}
+
+/// The generator's writer, like iago's, never writes through a link planted beside its
+/// output (it opened `OUT.tmp` with fopen, following a link there).
+#[test]
+fn a_link_planted_beside_the_output_is_not_followed() {
+    let dir = scratch().join("planted");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let out = dir.join("games.gam");
+    std::os::unix::fs::symlink(&victim, dir.join("games.gam.tmp")).unwrap();
+    let weights = weights_file();
+    ok(run(
+        &[
+            "play",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--exact",
+            "4",
+            "--weights",
+            &weights,
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    ));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(std::fs::symlink_metadata(&out).unwrap().is_file());
+    assert!(
+        std::fs::symlink_metadata(dir.join("games.gam.tmp"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -34,4 +34,5 @@ mod search;
 mod selfplay;
 mod symmetry;
 mod tictactoe;
+mod tools_attacked;
 mod ugi;

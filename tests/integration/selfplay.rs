@@ -74,7 +74,7 @@ fn training_on_game_records_reports_self_play_and_exact_errors() {
     ]));
     assert!(report.contains("data: 6 games"), "{report}");
     assert!(report.contains("held-out self-play positions"), "{report}");
-    assert!(report.contains("exact at 13-20 empties"), "{report}");
+    assert!(report.contains("exact at 13-16 empties"), "{report}");
     let stored = PatternWeights::decode(&std::fs::read(&weights).unwrap()).unwrap();
     assert_eq!(stored.stages(), 30);
     std::fs::remove_dir_all(&dir).ok();

@@ -4,11 +4,18 @@
 //! file or an endless one (`/dev/zero`, a pipe that never ends) is refused with the bound
 //! stated instead of filling memory. Text may start with a UTF-8 byte order mark.
 //!
-//! Writing: a regular file (or a path where nothing is yet) is replaced whole and
-//! crash-safely: the bytes go to a temporary file beside it, which is synced and renamed
-//! over it, so that a crash leaves the old file or the new one, never half of one, and
-//! an error (a full disk) removes the temporary file. A symbolic link is followed, so
-//! that the file it names is replaced and the link stays. Anything else (a device such as
+//! Writing, the one way every writer of iago writes: a regular file (or a path where
+//! nothing is yet) is replaced whole and crash-safely: the bytes go to a temporary file
+//! beside it, which is synced and renamed over it, so that a crash leaves the old file or
+//! the new one, never half of one, and an error (a full disk) removes the temporary file.
+//! The temporary file is created new, exclusively, at a random name: a file or a link
+//! planted at any name beside the output is never opened, followed or replaced. It gets
+//! the permissions of the file it replaces, or those of any new file (the umask's).
+//!
+//! The output as the user names it may be a symbolic link: it is followed, as the
+//! shell's `>` follows it, so that the file it names is replaced and the link stays;
+//! but a link another user made in a shared folder such as `/tmp` is refused, as Linux
+//! refuses to follow it (`protected_symlinks`). Anything else (a device such as
 //! `/dev/null`, a named pipe) is written into directly: it is never replaced by a file.
 
 use std::fmt;
@@ -161,16 +168,73 @@ pub fn read_stdin_text(bound: Bound) -> Result<String, FileError> {
         .map_err(failed(stdin))
 }
 
+/// Whether `a` and `b` name one existing file: the same device and inode (so also
+/// through a hard link, a symbolic link, `./x` for `x`), or where the system has no
+/// inodes the same canonical path.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The one check of every tool with inputs and an output: an error, naming both, where
+/// the output `output` is one of the files `inputs` (see [`same_file`]), so that no
+/// output ever replaces what it was made from. `command` starts the message.
+pub fn refuse_input_as_output<'a>(
+    command: &str,
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), String> {
+    // A device or a pipe is written into, never replaced: naming one twice harms nothing
+    // a file would not (`/dev/stdin` as an input and `/dev/null` as the output).
+    if fs::metadata(output).is_ok_and(|meta| !meta.is_file()) {
+        return Ok(());
+    }
+    match inputs.into_iter().find(|input| same_file(input, output)) {
+        Some(input) if input == output => Err(format!(
+            "{command}: {} is an input too: an output never replaces an input (name \
+             another file)",
+            output.display()
+        )),
+        Some(input) => Err(format!(
+            "{command}: {} is an input too (the same file as {}): an output never \
+             replaces an input (name another file)",
+            output.display(),
+            input.display()
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Most symbolic links followed to reach a file (as the kernel allows).
 const MAX_LINKS: usize = 40;
 
 /// The path a write to `path` reaches: symbolic links followed, also one that names a
-/// file not made yet.
+/// file not made yet. A link that another user planted in a shared folder (a sticky,
+/// world-writable one such as `/tmp`) is refused, as Linux's `protected_symlinks`
+/// refuses to follow it, so that nobody can point a write of this user elsewhere.
 pub fn resolve(path: &Path) -> Result<PathBuf, FileError> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_LINKS {
         match fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
+                if !may_follow(&current, &meta) {
+                    return Err(failed(&current)(io::Error::new(
+                        io::ErrorKind::PermissionDenied,
+                        "a symbolic link another user made in a shared folder: not followed \
+                         (remove it, or name another file)",
+                    )));
+                }
                 let target = fs::read_link(&current).map_err(failed(&current))?;
                 current = match current.parent() {
                     Some(parent) if target.is_relative() => parent.join(target),
@@ -185,9 +249,83 @@ pub fn resolve(path: &Path) -> Result<PathBuf, FileError> {
     )))
 }
 
+/// Whether the link at `link` (its own metadata `meta`) may be followed: the kernel's
+/// rule for links in sticky world-writable folders (the link is the writer's, or the
+/// folder owner's).
+#[cfg(target_os = "linux")]
+fn may_follow(link: &Path, meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let folder = match link.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let Ok(folder) = fs::metadata(folder) else {
+        return true;
+    };
+    let shared = folder.mode() & 0o1002 == 0o1002;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    !shared || meta.uid() == me || meta.uid() == folder.uid()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn may_follow(_link: &Path, _meta: &fs::Metadata) -> bool {
+    true
+}
+
+/// Tries of a fresh random name before giving up (a clash is already one in 2^64).
+const NAME_TRIES: usize = 16;
+
+/// Creates a new file for writing at an unguessable name `TARGET.WHAT-RANDOM` beside
+/// `target`: created exclusively (an existing file or a link of that name is never
+/// opened, let alone followed), with the permissions a newly made file gets (the umask
+/// applies). Its path and the open file.
+fn create_temporary(target: &Path, what: &str) -> Result<(PathBuf, File), FileError> {
+    let mut last = None;
+    for _ in 0..NAME_TRIES {
+        let mut name = target.as_os_str().to_owned();
+        name.push(format!(".{what}-{:016x}", rand::random::<u64>()));
+        let temporary = PathBuf::from(name);
+        match open_new(&temporary) {
+            Ok(file) => return Ok((temporary, file)),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => last = Some(error),
+            // Errors name the file the user named, not the temporary one.
+            Err(error) => return Err(failed(target)(error)),
+        }
+    }
+    Err(failed(target)(last.unwrap_or_else(|| {
+        io::Error::other("no free name for a temporary file")
+    })))
+}
+
+/// Creates the file at `path` for writing, exclusively: `AlreadyExists` where anything
+/// is there, a symbolic link included (dangling or not), which is left as it is.
+fn open_new(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    no_follow(&mut options);
+    options.open(path)
+}
+
+/// Opens without following a symbolic link at the last component of the path, where
+/// the system can say so (an exclusive create never follows one anyway).
+fn no_follow(options: &mut OpenOptions) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = options;
+}
+
 /// A file being written: a temporary file renamed over the target by
 /// [`Replacement::commit`], or the target itself when it is not a regular file. Dropped
 /// without a commit, it removes its temporary file.
+///
+/// Written by hand rather than with the `tempfile` crate: its files are made 0600 and
+/// would need their permissions set again, and the device, pipe and link rules above
+/// are this module's anyway; `create_new` with a random name is all it would add.
 pub struct Replacement {
     file: File,
     /// The file written at the end.
@@ -199,8 +337,9 @@ pub struct Replacement {
 
 impl Replacement {
     /// Starts replacing the file at `path` (see the module documentation); the temporary
-    /// file is `NAME.SUFFIX` beside the file the path reaches.
-    pub fn create(path: &Path, suffix: &str) -> Result<Replacement, FileError> {
+    /// file is `NAME.WHAT-RANDOM` beside the file the path reaches (`what`: `tmp`,
+    /// `partial`).
+    pub fn create(path: &Path, what: &str) -> Result<Replacement, FileError> {
         let target = resolve(path)?;
         let existing = match fs::metadata(&target) {
             Ok(meta) => Some(meta),
@@ -214,31 +353,10 @@ impl Replacement {
                     "is a directory",
                 )));
             }
-            Some(meta) if !meta.is_file() => {
-                // A device or a pipe: written into, never replaced.
-                let file = OpenOptions::new()
-                    .write(true)
-                    .open(&target)
-                    .map_err(failed(&target))?;
-                return Ok(Replacement {
-                    file,
-                    target,
-                    temporary: None,
-                    committed: false,
-                });
-            }
+            Some(meta) if !meta.is_file() => return Replacement::open_special(target),
             _ => {}
         }
-        let mut name = target.as_os_str().to_owned();
-        name.push(format!(".{suffix}"));
-        let temporary = PathBuf::from(name);
-        // Errors name the file the user named, not the temporary one.
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temporary)
-            .map_err(failed(&target))?;
+        let (temporary, file) = create_temporary(&target, what)?;
         let replacement = Replacement {
             file,
             target,
@@ -250,6 +368,26 @@ impl Replacement {
             let _ = replacement.file.set_permissions(meta.permissions());
         }
         Ok(replacement)
+    }
+
+    /// A device or a pipe: written into, never replaced (and never a regular file that
+    /// took its place since it was looked at).
+    fn open_special(target: PathBuf) -> Result<Replacement, FileError> {
+        let mut options = OpenOptions::new();
+        options.write(true);
+        no_follow(&mut options);
+        let file = options.open(&target).map_err(failed(&target))?;
+        if file.metadata().is_ok_and(|meta| meta.is_file()) {
+            return Err(failed(&target)(io::Error::other(
+                "became a regular file while it was opened",
+            )));
+        }
+        Ok(Replacement {
+            file,
+            target,
+            temporary: None,
+            committed: false,
+        })
     }
 
     /// The file the replacement ends up as (symbolic links followed).
@@ -299,7 +437,7 @@ impl Drop for Replacement {
 
 /// Replaces the file at `path` by `bytes` (see the module documentation).
 pub fn write(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let mut replacement = Replacement::create(path, &format!("tmp-{}", std::process::id()))?;
+    let mut replacement = Replacement::create(path, "tmp")?;
     replacement.write_all(bytes)?;
     replacement.commit()
 }
@@ -424,10 +562,109 @@ mod tests {
         fs::write(&path, b"old").unwrap();
         let mut replacement = Replacement::create(&path, "partial").unwrap();
         replacement.write_all(b"half").unwrap();
-        assert_eq!(names(&dir), ["out.txt", "out.txt.partial"]);
+        let during = names(&dir);
+        assert_eq!(during.len(), 2, "{during:?}");
+        assert!(during[1].starts_with("out.txt.partial-"), "{during:?}");
         drop(replacement);
         assert_eq!(names(&dir), ["out.txt"]);
         assert_eq!(fs::read(&path).unwrap(), b"old");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Links planted at every fixed name a writer used (`NAME.partial`, `NAME.tmp-PID`)
+    /// and the exclusive create at the name itself: the file a link names is never
+    /// written, and the link stays a link.
+    #[test]
+    fn a_planted_link_beside_the_output_is_never_followed() {
+        use std::os::unix::fs::symlink;
+        let dir = scratch("planted");
+        let victim = dir.join("victim.txt");
+        fs::write(&victim, b"precious").unwrap();
+        let out = dir.join("out.bin");
+        for name in [
+            "out.bin.partial".to_string(),
+            format!("out.bin.tmp-{}", std::process::id()),
+            "out.bin.tmp".to_string(),
+        ] {
+            symlink("victim.txt", dir.join(name)).unwrap();
+        }
+        write(&out, b"mine").unwrap();
+        let mut replacement = Replacement::create(&out, "partial").unwrap();
+        replacement.write_all(b"records").unwrap();
+        replacement.commit().unwrap();
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(fs::read(&out).unwrap(), b"records");
+        assert!(!fs::symlink_metadata(&out).unwrap().file_type().is_symlink());
+        // The exclusive create refuses a link at its very name, dangling or not.
+        let linked = dir.join("linked");
+        symlink("victim.txt", &linked).unwrap();
+        let dangling = dir.join("dangling");
+        symlink("nothing-yet", &dangling).unwrap();
+        for path in [&linked, &dangling] {
+            let error = open_new(path).unwrap_err();
+            assert_eq!(error.kind(), io::ErrorKind::AlreadyExists, "{error}");
+        }
+        assert!(!dir.join("nothing-yet").exists());
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_new_file_gets_the_permissions_of_any_new_file_and_a_replaced_one_keeps_its_own() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = scratch("permissions");
+        let plain = dir.join("plain");
+        File::create(&plain).unwrap();
+        let expected = fs::metadata(&plain).unwrap().permissions().mode() & 0o777;
+        let new = dir.join("new");
+        write(&new, b"x").unwrap();
+        assert_eq!(
+            fs::metadata(&new).unwrap().permissions().mode() & 0o777,
+            expected
+        );
+        fs::set_permissions(&new, fs::Permissions::from_mode(0o640)).unwrap();
+        write(&new, b"y").unwrap();
+        assert_eq!(
+            fs::metadata(&new).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Two writers at once never share a temporary file: the names are random.
+    #[test]
+    fn temporary_names_are_fresh_each_time() {
+        let dir = scratch("fresh");
+        let out = dir.join("out");
+        let first = Replacement::create(&out, "tmp").unwrap();
+        let second = Replacement::create(&out, "tmp").unwrap();
+        assert_ne!(first.temporary, second.temporary);
+        drop((first, second));
+        assert!(names(&dir).is_empty());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A link another user planted in a sticky world-writable folder is not followed
+    /// (tried where this user may give a link away: as root).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_link_another_user_planted_in_a_shared_folder_is_refused() {
+        use std::os::unix::fs::{PermissionsExt, lchown, symlink};
+        let dir = scratch("shared");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o1777)).unwrap();
+        let victim = dir.join("victim");
+        fs::write(&victim, b"precious").unwrap();
+        let out = dir.join("out");
+        symlink("victim", &out).unwrap();
+        if lchown(&out, Some(65534), Some(65534)).is_err() {
+            eprintln!("skipped: this user cannot give a link to another user");
+            fs::remove_dir_all(&dir).unwrap();
+            return;
+        }
+        let error = write(&out, b"overwritten").unwrap_err();
+        assert!(error.to_string().contains("another user"), "{error}");
+        assert_eq!(fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(names(&dir), ["out", "victim"]);
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -262,6 +262,11 @@ impl EngineGame for TicTacToe {
     }
 
     /// 1 when X (Black) has a line, -1 when O has, 0 for a draw.
+    /// Nine squares: the whole tree is searched in a moment.
+    fn unlimited_search_ends(&self) -> bool {
+        true
+    }
+
     fn black_result(&self) -> i32 {
         match self.winner() {
             Some(Color::Black) => 1,

@@ -45,6 +45,8 @@ pub struct Dataset {
     pub train: Vec<Sample>,
     pub test: Vec<Sample>,
     pub games: usize,
+    /// The self-play games and positions, to count the distinct ones.
+    pub distinct: crate::corpus::distinct::Distinct,
 }
 
 /// How positions are labelled from a WTHOR game's two recorded scores.
@@ -321,6 +323,7 @@ pub fn load_games(
         let positions = game
             .replay()
             .map_err(|e| format!("{}: game {}: {e}", path.display(), i + 1))?;
+        data.distinct.add(game, &positions);
         let target = if held_out {
             &mut data.test
         } else {
@@ -343,6 +346,7 @@ impl Dataset {
         self.train.extend(other.train);
         self.test.extend(other.test);
         self.games += other.games;
+        self.distinct.merge(other.distinct);
     }
 }
 
@@ -708,7 +712,8 @@ pub fn fit(
         let train = trainer.errors(&probe).overall();
         let test = trainer.errors(&data.test).overall();
         progress(epoch + 1, train, test, start.elapsed().as_secs_f64());
-        if best.as_ref().is_none_or(|(b, _)| test < *b) {
+        // Without held-out positions there is no best epoch: the last one's weights stay.
+        if !data.test.is_empty() && best.as_ref().is_none_or(|(b, _)| test < *b) {
             best = Some((test, trainer.weights.clone()));
         }
     }
@@ -793,7 +798,7 @@ mod tests {
         let data = Dataset {
             train: samples[..300].to_vec(),
             test: samples[300..].to_vec(),
-            games: 0,
+            ..Dataset::default()
         };
         let initial = Trainer::new(features::STAGES).errors(&data.train).overall();
         let config = TrainConfig {

@@ -326,12 +326,7 @@ impl WriteLock {
     pub fn acquire(path: &Path) -> Result<WriteLock, BookError> {
         let lock_path = with_suffix(&files::resolve(path)?, ".lock");
         loop {
-            let file = OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(&lock_path)
-                .map_err(io_error(&lock_path))?;
+            let file = open_lock_file(&lock_path).map_err(io_error(&lock_path))?;
             file.lock().map_err(io_error(&lock_path))?;
             if same_file(&file, &lock_path) {
                 return Ok(WriteLock {
@@ -341,6 +336,40 @@ impl WriteLock {
             }
         }
     }
+}
+
+/// Opens (or makes) the lock file at `path`: never through a symbolic link, never a
+/// pipe or a device (which could block or be written to), only a regular file, which is
+/// not written.
+fn open_lock_file(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let not_a_lock = || {
+        io::Error::other(
+            "not a lock file of iago's (a symbolic link or a special file): remove it \
+             if no iago process is writing the book",
+        )
+    };
+    if std::fs::symlink_metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        return Err(not_a_lock());
+    }
+    let file = options.open(path).map_err(|error| {
+        // O_NOFOLLOW's refusal of a link planted since the look above.
+        #[cfg(target_os = "linux")]
+        if error.raw_os_error() == Some(libc::ELOOP) {
+            return not_a_lock();
+        }
+        error
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(not_a_lock());
+    }
+    Ok(file)
 }
 
 /// True when `path` still names the open `file` (it was not removed or replaced while

@@ -74,6 +74,14 @@ pub trait EngineGame: Searchable + PartialEq {
     /// -1 in games without a margin. GTP's `final_score` writes it `B+n` or `W+n`.
     fn black_result(&self) -> i32;
 
+    /// Whether a search of this position with no limit at all comes to an end in
+    /// minutes, so that a command may wait for it: a tree small enough to exhaust, or a
+    /// solve within reach (Othello at 30 empties or fewer); `false` for a game whose
+    /// unlimited search deepens for ever (Nine Men's Morris).
+    fn unlimited_search_ends(&self) -> bool {
+        false
+    }
+
     /// The largest [`EngineGame::black_result`] there is: the result of a game lost by
     /// forfeit in a match.
     const MAX_RESULT: i32 = 1;
@@ -715,6 +723,25 @@ impl<G: EngineGame> Engine<G> {
             nodes: self.settings.nodes,
             ..Limits::default()
         }
+    }
+
+    /// The limits of GTP's `solve`: to the end of the game unless the settings' depth,
+    /// level, node count or move time stop it sooner (no default depth).
+    pub fn limited_solve_limits(&self) -> Limits {
+        Limits {
+            depth: self.settings.depth(),
+            nodes: self.settings.nodes,
+            movetime: self.settings.movetime,
+            clock: None,
+            endgame: self.settings.endgame(),
+        }
+    }
+
+    /// Whether a search within `limits` from the current position ends by itself in
+    /// reasonable time: it has a limit, or the game says an unlimited one ends
+    /// ([`EngineGame::unlimited_search_ends`]).
+    pub fn search_ends(&self, limits: &Limits) -> bool {
+        *limits != Limits::default() || self.position().unlimited_search_ends()
     }
 
     /// The limits of an analysis (hint, analyze, solve): depth and nodes only, no clock.

@@ -89,6 +89,11 @@ impl EngineGame for Position {
     /// All 64 discs.
     const MAX_RESULT: i32 = 64;
 
+    /// Beyond 30 empties an exact solve takes hours (the plan's `pre_solve_depth`).
+    fn unlimited_search_ends(&self) -> bool {
+        self.empty_count() <= 30
+    }
+
     fn score_to_text(score: Score) -> String {
         crate::engine::units_text(score, DISC)
     }

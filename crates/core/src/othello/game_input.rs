@@ -38,6 +38,9 @@ pub struct GameInput {
     /// The players' names, where the record gives them.
     pub black: Option<String>,
     pub white: Option<String>,
+    /// How many of the first moves are an opening's, not the players' (a match's
+    /// record: [`super::ggf::GgfGame::untimed_opening`]).
+    pub opening: usize,
 }
 
 impl GameInput {
@@ -49,6 +52,7 @@ impl GameInput {
             moves: Vec::with_capacity(moves.len() + 2),
             black: None,
             white: None,
+            opening: 0,
         };
         let mut pos = start;
         for (index, &mv) in moves.iter().enumerate() {
@@ -112,6 +116,7 @@ pub fn parse_game(text: &str) -> Result<GameInput, FormatError> {
         let ggf = parse_ggf(text)?;
         return Ok(GameInput {
             start: ggf.start,
+            opening: ggf.untimed_opening(),
             moves: ggf.played_moves(),
             black: ggf.black,
             white: ggf.white,

@@ -80,6 +80,21 @@ impl GgfGame {
         moves
     }
 
+    /// How many of [`GgfGame::played_moves`] lead up to the first move with a time, when
+    /// later moves have one and the first ones none: the opening a match played for its
+    /// players (`iago match` records opening moves without a time), not their moves. 0
+    /// where no move has a time, or the first one has.
+    pub fn untimed_opening(&self) -> usize {
+        let Some(first_timed) = self.moves.iter().position(|m| m.seconds.is_some()) else {
+            return 0;
+        };
+        let opening = GgfGame {
+            moves: self.moves[..first_timed].to_vec(),
+            ..self.clone()
+        };
+        opening.played_moves().len()
+    }
+
     /// The position after all moves.
     pub fn final_position(&self) -> Position {
         self.played_moves()

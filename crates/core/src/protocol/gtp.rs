@@ -310,6 +310,8 @@ enum Waiting {
     },
     Solve {
         id: Option<String>,
+        /// No limit and no end within reach: `quit` and end of input stop it.
+        endless: bool,
     },
     Perft {
         id: Option<String>,
@@ -568,8 +570,9 @@ impl<G: EngineGame> Gtp<G> {
                 return Flow::Continue;
             }
             Command::Solve => {
-                self.waiting = Some(Waiting::Solve { id });
-                let limits = self.engine.solve_limits();
+                let limits = self.engine.limited_solve_limits();
+                let endless = !self.engine.search_ends(&limits);
+                self.waiting = Some(Waiting::Solve { id, endless });
                 self.engine.start(Job::Solve { limits });
                 return Flow::Continue;
             }
@@ -775,7 +778,7 @@ impl<G: EngineGame> Gtp<G> {
                 );
                 self.reply(&id, Ok(text));
             }
-            (Waiting::Solve { id }, Some(Outcome::Move(choice))) => {
+            (Waiting::Solve { id, .. }, Some(Outcome::Move(choice))) => {
                 let mv = choice
                     .mv
                     .map_or_else(|| "pass".to_string(), |mv| self.move_text(&pos, mv));
@@ -809,7 +812,7 @@ impl<G: EngineGame> Gtp<G> {
                         }
                         id
                     }
-                    Waiting::Solve { id } | Waiting::Perft { id } => id,
+                    Waiting::Solve { id, .. } | Waiting::Perft { id } => id,
                 };
                 let why = match outcome {
                     Some(Outcome::Failed(why)) => why,
@@ -821,9 +824,26 @@ impl<G: EngineGame> Gtp<G> {
     }
 }
 
+impl<G: EngineGame> Gtp<G> {
+    /// Stops the `solve` in flight if nothing else would end it.
+    fn stop_endless_solve(&mut self) {
+        if matches!(self.waiting, Some(Waiting::Solve { endless: true, .. })) {
+            log::info!("solve: stopped by the end of the session");
+            self.engine.hurry();
+        }
+    }
+}
+
 impl<G: EngineGame> Session for Gtp<G> {
-    /// GTP has no interrupt: every line waits its turn.
-    fn arrives(&mut self, _line: &Result<String, InputError>, _queued: usize) -> Arrival {
+    /// GTP has no interrupt: every line waits its turn. But `quit` stops a `solve` that
+    /// has no limit and no end within reach (it would never come to its turn), which
+    /// then answers with what it found (`depth D`), and `quit` runs after it.
+    fn arrives(&mut self, line: &Result<String, InputError>, _queued: usize) -> Arrival {
+        if let Ok(line) = line
+            && split_id(&preprocess(line)).1.trim() == "quit"
+        {
+            self.stop_endless_solve();
+        }
         Arrival::InTurn
     }
 
@@ -841,8 +861,9 @@ impl<G: EngineGame> Session for Gtp<G> {
         Flow::Continue
     }
 
-    /// The job runs to its own end and is answered.
+    /// The job runs to its own end and is answered (a `solve` without an end is stopped).
     fn finish(&mut self) -> Flow {
+        self.stop_endless_solve();
         let outcome = self.engine.wait();
         self.complete(outcome);
         Flow::Continue

@@ -139,6 +139,14 @@ pub fn run(protocol: Option<Protocol>, game: &str, settings: Settings) -> Result
             None => return Ok(()),
         },
     };
+    // NBoard is Othello's protocol: its GUI would show another game's moves on an
+    // Othello board.
+    if protocol == Protocol::NBoard && game.id != games::GAMES[0].id {
+        return Err(format!(
+            "NBoard speaks Othello only: --game {} is played over GTP or UGI",
+            game.id
+        ));
+    }
     log::info!("speaking {protocol:?}");
     let mut carried = None;
     loop {

@@ -220,26 +220,11 @@ pub(super) fn percent(score: Option<f64>) -> String {
     score.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s))
 }
 
-/// `+281 ± 150`; an infinite value or margin is written `inf`.
+/// `+281 ± 150` (see [`crate::arena::stats::EloEstimate::text`]), `-` before any game.
 pub(crate) fn elo_text(tally: &Tally) -> String {
-    match tally.elo() {
-        None => "-".to_string(),
-        Some(estimate) => {
-            let elo = if estimate.elo.is_finite() {
-                format!("{:+.0}", estimate.elo)
-            } else if estimate.elo > 0.0 {
-                "+inf".to_string()
-            } else {
-                "-inf".to_string()
-            };
-            let margin = if estimate.margin.is_finite() {
-                format!("{:.0}", estimate.margin)
-            } else {
-                "inf".to_string()
-            };
-            format!("{elo} ± {margin}")
-        }
-    }
+    tally
+        .elo()
+        .map_or("-".to_string(), |estimate| estimate.text())
 }
 
 #[cfg(test)]
@@ -315,7 +300,7 @@ mod tests {
         two.games_scheduled = 10;
         assert_eq!(
             progress_line(&two),
-            "[ 4/10] a vs bb 3-1-0 (87.5%) Elo +338 ± inf"
+            "[ 4/10] a vs bb 3-1-0 (87.5%) Elo +338 ± 299"
         );
     }
 }

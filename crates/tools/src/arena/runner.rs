@@ -442,11 +442,11 @@ impl MatchSummary {
     }
 }
 
-/// The output file: records are appended to `NAME.partial` beside the file (the one a
-/// symbolic link names) in game order as games end, so that a crash keeps what was
-/// played, and it is synced and renamed over the file at the end; a device or a pipe is
-/// written into directly ([`iago_core::files::Replacement`]). An error removes the
-/// partial file.
+/// The output file: records are appended to `NAME.partial-RANDOM` beside the file (the
+/// one a symbolic link names; made new, never through a link planted there) in game
+/// order as games end, so that a crash keeps what was played, and it is synced and
+/// renamed over the file at the end; a device or a pipe is written into directly
+/// ([`iago_core::files::Replacement`]). An error removes the partial file.
 struct RecordFile {
     file: Replacement,
     /// The game whose record is written next; later ones wait in `pending`.

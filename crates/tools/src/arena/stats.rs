@@ -4,7 +4,11 @@
 //!
 //! Elo is logistic: an expected score `s` means a difference of `-400 log10(1/s - 1)`.
 //! The interval and the SPRT use the per-game score variance of the wins, draws and
-//! losses (a normal approximation, as the usual test frameworks do).
+//! losses. The interval of the score is Wilson's (the normal approximation solved for
+//! the true score rather than centred on the observed one), with the games counted as
+//! the equivalent number of win-or-loss games that variance makes them: it stays inside
+//! (0, 1) for any result but a sweep, so that 17-3 has an Elo interval where the plain
+//! normal one reaches a score of 1 and an infinite Elo.
 
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -54,25 +58,56 @@ impl Tally {
         )
     }
 
-    /// The Elo difference and the half-width of its 95% interval. Either may be infinite
-    /// (all games won or lost, or an interval that reaches a sure result).
+    /// The Elo difference and its 95% interval (see the module documentation). Only a
+    /// sweep (every game won, or every one lost) has an infinite value and bound.
     pub fn elo(&self) -> Option<EloEstimate> {
         let mean = self.score()?;
-        let spread = Z95 * (self.variance()? / f64::from(self.games())).sqrt();
-        let low = elo_from_score(mean - spread);
-        let high = elo_from_score(mean + spread);
+        let variance = self.variance()?;
+        let games = f64::from(self.games());
+        // Games of one result say nothing of the spread: count them as win-or-loss games.
+        let binomial = mean * (1.0 - mean);
+        let effective = if variance > 0.0 {
+            games * binomial / variance
+        } else {
+            games
+        };
+        let z2 = Z95 * Z95;
+        let denominator = 1.0 + z2 / effective;
+        let centre = (mean + z2 / (2.0 * effective)) / denominator;
+        let half =
+            Z95 * (binomial / effective + z2 / (4.0 * effective * effective)).sqrt() / denominator;
+        let low = elo_from_score(centre - half);
+        let high = elo_from_score(centre + half);
         Some(EloEstimate {
             elo: elo_from_score(mean),
             margin: (high - low) / 2.0,
+            low,
+            high,
         })
     }
 }
 
-/// An Elo difference with the half-width of its 95% interval.
+/// An Elo difference with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
     pub elo: f64,
+    /// Half the interval's width (infinite for a sweep).
     pub margin: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl EloEstimate {
+    /// `+147 ± 64`; for a sweep, the bound the games prove (`> +46`).
+    pub fn text(&self) -> String {
+        if self.elo == f64::INFINITY {
+            format!("> {:+.0}", self.low)
+        } else if self.elo == f64::NEG_INFINITY {
+            format!("< {:+.0}", self.high)
+        } else {
+            format!("{:+.0} ± {:.0}", self.elo, self.margin)
+        }
+    }
 }
 
 /// The logistic Elo difference that gives expected score `score`: ±infinity at 1 and 0.

@@ -35,20 +35,24 @@ same way to the --verify depth, and its row has those scores: which moves lose d
 and how many, is then decided by searches of one depth whatever --depth is (searches
 of neighbouring depths disagree by a disc or two on such moves). Then a summary per
 player: moves, mistakes (moves that lost discs), discs lost, and the move from which
-the player's scores are exact; and the result when the game is over.
+the player's scores are exact; and the result when the game is over. The opening of a
+match's record (`iago match --out`: its first moves have no time, the players' have) is
+analysed but not counted as the players' moves.
 
 GAME is a file or the text itself (`-` reads stdin): a GGF record, a transcript from
 the standard start (`f5d6c3d3`, any case, passes may be left out), or a position (64
 squares and the side to move, `X O -`, or the GGS board string `[8 <64> <side>]`)
 followed by the moves from there. A file may hold many games: GGF records (as `iago
-match --out` writes them), one game a line, or a WTHOR database (`.wtb`); --game N
-picks one. A file is read up to 64 MiB.
+match --out` writes them), one game a line, a WTHOR database (`.wtb`), or iago's game
+records (`iago selfplay --out`); --game N picks one. A file is read up to 64 MiB.
 
 Options:
   --game N         the game of a file that holds several (from 1; default 1)
   --wthor FILE     a WTHOR database, whatever its name; the players' names come from
                    the WTHOR.JOU beside a WTHOR file
-  --depth N        midgame search depth (default 14)
+  --depth N        midgame search depth (default 14); the moves in doubt are searched
+                   again to --verify (18) whatever --depth is, so a small --depth
+                   mostly saves time on the moves not in doubt (--verify 0: none)
   --verify N       depth of the second search of moves in doubt (default 18; 0: none;
                    no second search where it would be no deeper than --depth)
   --solve N        solve exactly from N empty squares on (default 22)
@@ -183,7 +187,16 @@ fn read_games(options: &Options) -> Result<(GameFile, Option<String>), String> {
     let path = Path::new(game);
     if std::fs::metadata(path).is_ok() {
         // Any file: a device or a pipe too (its bound stops an endless one).
-        let games = GameFile::read(path, false).map_err(|e| e.to_string())?;
+        let bytes = files::read(path, files::GAMES).map_err(|e| e.to_string())?;
+        let games = match record_games(&bytes) {
+            Some(games) => games.map_err(|e| format!("{game}: {e}"))?,
+            None => {
+                let wthor = path
+                    .extension()
+                    .is_some_and(|ext| ext.eq_ignore_ascii_case("wtb"));
+                GameFile::from_bytes(bytes, wthor).map_err(|e| format!("{game}: {e}"))?
+            }
+        };
         return Ok((games, Some(game.to_string())));
     }
     match GameFile::from_text(game).and_then(|games| games.game(1).map(|_| games)) {
@@ -191,6 +204,29 @@ fn read_games(options: &Options) -> Result<(GameFile, Option<String>), String> {
         Err(_) if looks_like_a_path(game) => Err(format!("{game}: no such file")),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// The games of iago's own record files (`iago selfplay`, `pack-games`), as transcripts
+/// (numbered by record); `None` for bytes of any other kind.
+fn record_games(bytes: &[u8]) -> Option<Result<GameFile, String>> {
+    if !crate::corpus::records::is_record_file(bytes) {
+        return None;
+    }
+    Some(crate::corpus::records::decode(bytes).map(|games| {
+        let transcript = |game: &crate::corpus::records::GameRecord| -> String {
+            game.moves
+                .iter()
+                .map(|&square| Move::from_index(square).to_string())
+                .collect()
+        };
+        GameFile::Text(
+            games
+                .iter()
+                .enumerate()
+                .map(|(i, game)| (i + 1, transcript(game)))
+                .collect(),
+        )
+    }))
 }
 
 /// The game the options name: game `--game N` (default 1) of what they name.
@@ -430,8 +466,13 @@ struct Summary {
     exact_from: Option<usize>,
 }
 
-fn summary(rows: &[Row], color: Color) -> Summary {
-    let own: Vec<&Row> = rows.iter().filter(|row| row.color == color).collect();
+/// The summary of `color`'s moves after the game's `opening` (moves an opening played
+/// for the players are not theirs).
+fn summary(rows: &[Row], color: Color, opening: usize) -> Summary {
+    let own: Vec<&Row> = rows
+        .iter()
+        .filter(|row| row.color == color && row.number > opening)
+        .collect();
     Summary {
         moves: own.len(),
         mistakes: own.iter().filter(|row| row.lost > 0).count(),
@@ -500,8 +541,15 @@ fn table(game: &GameInput, rows: &[Row]) -> String {
             if lost > 0 { "  <" } else { "" }
         );
     }
+    if game.opening > 0 {
+        let _ = writeln!(
+            text,
+            "moves 1-{}: the match's opening (recorded without a time), not counted below",
+            game.opening
+        );
+    }
     for color in [Color::Black, Color::White] {
-        let s = summary(rows, color);
+        let s = summary(rows, color, game.opening);
         let _ = writeln!(
             text,
             "{}: {}, {}, {}; {}",
@@ -575,7 +623,7 @@ fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
         })
         .collect();
     let player = |color| {
-        let s = summary(rows, color);
+        let s = summary(rows, color, game.opening);
         format!(
             "{{\"moves\": {}, \"mistakes\": {}, \"lost\": {}, \"exact_from\": {}}}",
             s.moves,
@@ -882,6 +930,19 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         out!("{HELP}\n")?;
         return Ok(());
     };
+    if let Some(svg) = &options.svg {
+        let inputs = [options.game.clone(), options.wthor.clone()]
+            .into_iter()
+            .flatten()
+            .map(std::path::PathBuf::from)
+            .chain(super::args::evaluator_file(&options.eval));
+        let inputs: Vec<_> = inputs.collect();
+        iago_core::files::refuse_input_as_output(
+            "analyze",
+            Path::new(svg),
+            inputs.iter().map(|path| path.as_path()),
+        )?;
+    }
     let game = read_game(&options).map_err(|e| format!("analyze: {e}"))?;
     if game.moves.iter().all(|mv| mv.is_pass()) {
         return Err("analyze: the game has no moves to analyze".into());

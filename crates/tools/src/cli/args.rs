@@ -2,6 +2,7 @@
 //! number or an unknown option in the same words.
 
 use std::fmt::Display;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use iago_core::options::{Range, Refused};
@@ -37,6 +38,28 @@ pub fn is_option(arg: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// The files a tool reads besides the ones it is named, for [`refuse_input_as_output`]:
+/// the weights of an evaluator `pattern:FILE`.
+///
+/// [`refuse_input_as_output`]: iago_core::files::refuse_input_as_output
+pub fn evaluator_file(name: &str) -> Option<PathBuf> {
+    name.strip_prefix("pattern:").map(PathBuf::from)
+}
+
+/// The files of a WTHOR folder that a tool reads (`*.wtb`), for the same check.
+pub fn wthor_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext.eq_ignore_ascii_case("wtb"))
+        })
+        .collect()
 }
 
 /// The words after a subcommand's name, taken one at a time.

@@ -198,6 +198,13 @@ fn build(args: &[String]) -> Result<(), Failure> {
     );
     let eval = options.get("eval").unwrap_or("default").to_string();
     searcher(&eval)?;
+    let mut inputs = super::args::wthor_files(&wthor);
+    inputs.extend(super::args::evaluator_file(&eval));
+    iago_core::files::refuse_input_as_output(
+        "book build",
+        &out,
+        inputs.iter().map(PathBuf::as_path),
+    )?;
     let settings = BuildSettings {
         plies: options.ranged("plies", &PLIES, 16)?,
         min_games: options.number("min-games", 40)?,
@@ -288,7 +295,17 @@ fn learn(args: &[String]) -> Result<(), Failure> {
         Some(_) => Some(options.ranged("game", &GAME, 1)?),
         None => None,
     };
-    let mut searcher = searcher(options.get("eval").unwrap_or("default"))?;
+    let eval = options.get("eval").unwrap_or("default");
+    let mut searcher = searcher(eval)?;
+    let inputs = [
+        Some(PathBuf::from(games_file)),
+        super::args::evaluator_file(eval),
+    ];
+    iago_core::files::refuse_input_as_output(
+        "book learn",
+        Path::new(path),
+        inputs.iter().flatten().map(PathBuf::as_path),
+    )?;
     let games =
         GameFile::read(Path::new(games_file), false).map_err(|e| format!("book learn: {e}"))?;
     if games.is_empty() {

@@ -126,7 +126,7 @@ fn report(a: &str, b: &str, s: &SelfPlaySummary, limit: &str, seconds: f64) -> S
         );
     }
     match s.tally.elo() {
-        Some(e) => out += &format!("Elo {a} - {b}: {:+.0} ± {:.0} (95%)", e.elo, e.margin),
+        Some(e) => out += &format!("Elo {a} - {b}: {} (95%)", e.text()),
         None => out += "Elo: no games",
     }
     out

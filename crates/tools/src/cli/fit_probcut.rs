@@ -72,6 +72,15 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         }
     }
     let wthor = wthor.ok_or("fit-probcut: missing --wthor DIR")?;
+    if let Some(out) = &out {
+        let mut inputs = super::args::wthor_files(std::path::Path::new(&wthor));
+        inputs.extend(super::args::evaluator_file(&eval));
+        iago_core::files::refuse_input_as_output(
+            "fit-probcut",
+            std::path::Path::new(out),
+            inputs.iter().map(std::path::PathBuf::as_path),
+        )?;
+    }
     let games = read_wthor_dir(&wthor).map_err(|e| e.to_string())?;
     if games.is_empty() {
         return Err(format!("fit-probcut: no games in {wthor}").into());

@@ -101,9 +101,16 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
     if options.min_empties > options.max_empties || options.max_empties > 60 {
         return Err("label: need --min-empties <= --max-empties <= 60".into());
     }
-    if options.config.depth == 0 || options.config.threads == 0 {
-        return Err("label: --depth and --threads must be at least 1".into());
+    if options.config.depth == 0 || !(1..=1024).contains(&options.config.threads) {
+        return Err("label: --depth must be at least 1 and --threads between 1 and 1024".into());
     }
+    let mut inputs = super::args::wthor_files(&options.wthor);
+    inputs.extend(super::args::evaluator_file(&options.config.eval));
+    iago_core::files::refuse_input_as_output(
+        "label",
+        &options.out,
+        inputs.iter().map(PathBuf::as_path),
+    )?;
     Ok(Some(options))
 }
 

@@ -2,7 +2,7 @@
 //! any game of the registry (`--game`).
 
 use super::out::{Failure, out, outln};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::Args;
@@ -202,6 +202,9 @@ fn parse_args<G: EngineGame>(
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    if let (Some(out), Some(OpeningSource::File(path))) = (&out, &openings_source) {
+        iago_core::files::refuse_input_as_output("match", out, [Path::new(path)])?;
+    }
     let openings = match openings_source {
         None => {
             openings::default_openings_of(&start, games.div_ceil(2) as usize, random_plies, seed)

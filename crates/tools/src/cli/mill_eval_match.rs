@@ -35,6 +35,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "--depth" => depth = args.number::<u32>("--depth")?.clamp(1, 30),
             "--movetime" => movetime = Some(args.number::<u32>("--movetime")?.max(1)),
             "--plies" => plies = args.number::<u32>("--plies")?.min(18),
+            _ if super::args::is_option(word) => return Err(args.unknown(word).into()),
             name => names.push(name.to_string()),
         }
     }
@@ -94,9 +95,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         losses,
     };
     let limit = movetime.map_or(format!("depth {depth}"), |ms| format!("{ms} ms a move"));
-    let elo = tally.elo().map_or("-".to_string(), |e| {
-        format!("{:+.0} +- {:.0}", e.elo, e.margin)
-    });
+    let elo = crate::arena::report::elo_text(&tally);
     outln!(
         "mill-eval-match {a} vs {b}, {limit}: {} games, {a} +{wins} ={draws} -{losses} ({:.1}%, Elo {elo}), {played} plies",
         tally.games(),

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::args::{Args, is_option};
 use super::out::{Failure, outln};
 use crate::corpus::coded::GameWriter;
+use crate::corpus::distinct::Distinct;
 use crate::corpus::records;
 
 const HELP: &str = "usage: iago pack-games FILE... --out FILE
@@ -15,7 +16,10 @@ generator write them, the first two gzip-compressed or not), replays every game 
 its moves and result, and writes them all, in order, to one IAGOGAM3 file
 (docs/selfplay.md): each move coded as its rank among the legal moves with a model of
 the moves, about 19.5 bytes a game where gzip makes IAGOGAM2 27.6 and IAGOGAM1 45. The
-output is written crash-safely and may not be one of the inputs.
+output is written crash-safely and may not be one of the inputs. The summary counts the
+distinct games and positions (a game played twice, or a position many games pass
+through, counts once there). Files joined with `cat` are not a record file: name each
+one here instead.
 
 Options:
   --out FILE   the file to write (required)
@@ -40,39 +44,33 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if inputs.is_empty() {
         return Err("pack-games: no input files (try --help)".into());
     }
-    if inputs.iter().any(|input| same_file(input, &out)) {
-        return Err(format!("pack-games: {} is an input too", out.display()).into());
-    }
+    iago_core::files::refuse_input_as_output(
+        "pack-games",
+        &out,
+        inputs.iter().map(PathBuf::as_path),
+    )?;
     let mut writer = GameWriter::default();
-    let mut games = 0usize;
-    let mut positions = 0usize;
+    let mut distinct = Distinct::default();
     let mut read_bytes = 0u64;
     for input in &inputs {
         read_bytes += std::fs::metadata(input).map_or(0, |m| m.len());
         for (n, game) in records::read(input)?.iter().enumerate() {
             let context = |e: String| format!("{}: record {}: {e}", input.display(), n + 1);
-            positions += game.replay().map_err(context)?.len();
+            distinct.add(game, &game.replay().map_err(context)?);
             writer.push(game).map_err(context)?;
-            games += 1;
         }
     }
     let bytes = writer.file();
     iago_core::files::write(&out, &bytes).map_err(|e| e.to_string())?;
+    let games = writer.games();
     outln!(
-        "pack-games: {games} games, {positions} positions from {} files ({read_bytes} bytes) \
-         into {} ({} bytes, {:.1} bytes a game)",
+        "pack-games: {} from {} files ({read_bytes} bytes) into {} ({} bytes, {:.1} bytes a \
+         game)",
+        distinct.counts().text(),
         inputs.len(),
         out.display(),
         bytes.len(),
         bytes.len() as f64 / games.max(1) as f64
     )?;
     Ok(())
-}
-
-/// Whether two paths name the same existing file.
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }

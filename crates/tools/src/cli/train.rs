@@ -17,12 +17,14 @@ use iago_core::othello::{DISC, Position};
 
 const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--games FILE ...] [--test-games FILE ...]
-                  [--init WEIGHTS] [--out FILE]
+                  [--init WEIGHTS] --out FILE
                   [--game-step N] [--holdout N] [--train-every N] [--epochs N] [--rate R] [--l2 X] [--stage-overlap D] [--seed N]
                   [--labels MODE] [--game-weight W] [--stages S] [--optimizer sgd|adam] [--threads T]
 
-Fits the pattern evaluation's weights and writes them to FILE (default
-crates/core/src/eval/weights/patterns.bin, which the next build embeds). The positions come from
+Fits the pattern evaluation's weights and writes them to FILE (required; the next build
+embeds crates/core/src/eval/weights/patterns.bin, so name that file to replace the shipped
+weights). A fit of no positions, or one whose error is not a number, writes nothing and
+fails. The positions come from
 the WTHOR games in DIR, labelled with the games' scores, and from files of positions
 scored by iago's searches (`iago label`; --samples may be repeated), and from self-play
 game records (`iago selfplay`; --games may be repeated), every position labelled with
@@ -46,8 +48,9 @@ configurations learn as fast as common ones).
 with --init, the initial weights' count.
 --threads T: threads for the fit (default: the number of cores), each taking a run of
 stages; the weights are the same, bit for bit, on any number of threads.
-Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the end)
---l2 0.0005 --stage-overlap 6 --seed 1.";
+Defaults: --labels split --epochs 20 --rate 0.0015 (falling linearly to 0 by the end;
+more than 0, at most 1) --l2 0.0005 (0 to 1) --stage-overlap 6 --seed 1. The report
+counts the distinct self-play games and positions: a game played twice trains once.";
 
 /// Runs `iago train` with `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
@@ -61,7 +64,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut stages = STAGES;
     let mut train_every = 1usize;
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut out = PathBuf::from("crates/core/src/eval/weights/patterns.bin");
+    let mut out = None;
     let mut args = Args::new("train", args);
     while let Some(option) = args.next() {
         match option {
@@ -72,7 +75,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             "--wthor" => {
                 wthor = Some(PathBuf::from(args.value("--wthor")?));
             }
-            "--out" => out = PathBuf::from(args.value("--out")?),
+            "--out" => out = Some(PathBuf::from(args.value("--out")?)),
             "--samples" => samples.push(PathBuf::from(args.value("--samples")?)),
             "--games" => games.push(PathBuf::from(args.value("--games")?)),
             "--test-games" => test_games.push(PathBuf::from(args.value("--test-games")?)),
@@ -122,9 +125,27 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     if !(1..=1024).contains(&threads) {
         return Err("train: --threads must be between 1 and 1024".into());
     }
-    if !(config.learning_rate.is_finite() && config.learning_rate > 0.0 && config.l2 >= 0.0) {
-        return Err("train: --rate must be positive and --l2 not negative".into());
+    let rate = config.learning_rate;
+    if !(rate > 0.0 && rate <= 1.0 && (0.0..=1.0).contains(&config.l2)) {
+        return Err("train: --rate must be more than 0 and at most 1, --l2 between 0 and 1".into());
     }
+    let out = out.ok_or(
+        "train: --out FILE is required (crates/core/src/eval/weights/patterns.bin to \
+         replace the shipped weights)",
+    )?;
+    let mut inputs: Vec<PathBuf> = samples
+        .iter()
+        .chain(&games)
+        .chain(&test_games)
+        .cloned()
+        .collect();
+    inputs.extend(wthor.iter().flat_map(|dir| super::args::wthor_files(dir)));
+    inputs.extend(
+        init.iter()
+            .filter(|name| *name != "embedded")
+            .map(PathBuf::from),
+    );
+    iago_core::files::refuse_input_as_output("train", &out, inputs.iter().map(PathBuf::as_path))?;
     let start = Instant::now();
     let mut data = Dataset::default();
     if let Some(wthor) = &wthor {
@@ -175,6 +196,21 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         selfplay_test.extend_from_slice(&played.test);
         data.extend(played);
     }
+    // --epochs 0 with --init measures given weights on the held-out positions.
+    if init.is_none() && config.epochs == 0 {
+        return Err("train: --epochs 0 without --init fits nothing: nothing written".into());
+    }
+    if data.train.is_empty() && config.epochs > 0 {
+        return Err(format!(
+            "train: no training positions ({} games read): nothing to fit, nothing written",
+            data.games
+        )
+        .into());
+    }
+    let distinct = std::mem::take(&mut data.distinct);
+    if !distinct.is_empty() {
+        outln!("self-play data: {}", distinct.counts().text())?;
+    }
     outln!("config: {config:?}")?;
     let initial = match init.as_deref() {
         None => Trainer::new(stages),
@@ -204,7 +240,16 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     );
     let train_errors = trainer.errors(&data.train);
     let test_errors = trainer.errors(&data.test);
-    let weights = PatternWeights::from_values(trainer.stages(), &trainer.values())?;
+    let values = trainer.values();
+    if !train_errors.overall().is_finite() || values.iter().any(|v| !v.is_finite()) {
+        return Err(format!(
+            "train: the fit diverged (its error is {}): nothing written; try a smaller --rate \
+             or --l2",
+            train_errors.overall()
+        )
+        .into());
+    }
+    let weights = PatternWeights::from_values(trainer.stages(), &values)?;
     let bytes = weights.encode();
     iago_core::files::write(&out, &bytes).map_err(String::from)?;
     // The held-out error of the stored (rounded) weights, through the evaluator itself.
@@ -239,27 +284,46 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         )?;
     }
     if !selfplay_test.is_empty() {
-        let exact_endgame: Vec<Sample> = selfplay_test
-            .iter()
-            .filter(|s| s.exact && (13..=20).contains(&(64 - (s.player | s.opponent).count_ones())))
-            .copied()
-            .collect();
+        let exact_at = |empties: std::ops::RangeInclusive<u32>| -> Vec<Sample> {
+            selfplay_test
+                .iter()
+                .filter(|s| {
+                    s.exact && empties.contains(&(64 - (s.player | s.opponent).count_ones()))
+                })
+                .copied()
+                .collect()
+        };
         let (n, rmse) = stored_rmse(&eval, &selfplay_test);
-        let (exact_n, exact_rmse) = stored_rmse(&eval, &exact_endgame);
+        // 13-16 empties: where every file of the corpus is solved; 17-20 only where a
+        // file was solved from further (the test file, from 20).
+        let (near_n, near_rmse) = stored_rmse(&eval, &exact_at(13..=16));
+        let (far_n, far_rmse) = stored_rmse(&eval, &exact_at(17..=20));
         outln!(
-            "held-out self-play positions: {n}, rmse {rmse:.3} discs; exact at 13-20 empties: \
-             {exact_n}, rmse {exact_rmse:.3} discs"
+            "held-out self-play positions: {n}, rmse {} discs; exact at 13-16 empties: \
+             {near_n}, rmse {} discs; exact at 17-20 empties: {far_n}, rmse {} discs",
+            rmse_text(n, rmse),
+            rmse_text(near_n, near_rmse),
+            rmse_text(far_n, far_rmse)
         )?;
     }
     outln!(
-        "overall: train {:.3} held-out {:.3} discs; wrote {} ({} bytes); total {:.0} s",
+        "overall: train {:.3} held-out {} discs; wrote {} ({} bytes); total {:.0} s",
         train_errors.overall(),
-        test_errors.overall(),
+        rmse_text(data.test.len(), test_errors.overall()),
         out.display(),
         bytes.len(),
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// An RMSE in discs, `-` where there was nothing to measure.
+fn rmse_text(n: usize, rmse: f64) -> String {
+    if n == 0 {
+        "-".to_string()
+    } else {
+        format!("{rmse:.3}")
+    }
 }
 
 /// How many samples, and the RMSE (discs) of the evaluator on them.

@@ -31,7 +31,7 @@ const STEPS: usize = 24;
 const PHASES: usize = 3;
 const EMPTIES_GROUPS: usize = 8;
 /// Most games a file may announce: as many as [`super::records`] reads in IAGOGAM2.
-const MAX_GAMES: u64 = iago_core::files::GAME_RECORDS.bytes / 64;
+pub const MAX_GAMES: u64 = iago_core::files::GAME_RECORDS.bytes / 64;
 
 /// The contexts, learnt as a file is coded.
 #[derive(Clone)]

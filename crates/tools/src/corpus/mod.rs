@@ -3,15 +3,17 @@
 //! label every position for training (`iago train --games`).
 //!
 //! A game is a pure function of the seed, its number and the configuration: it opens
-//! with random moves (or an opening of a list), then both sides search to a fixed depth
+//! with random moves (after an opening of a list, if there is one), then both sides search to a fixed depth
 //! from cleared tables and solve exactly from a given number of empties, so from the
 //! first solved move on the result is the exact value of every position. The number of
 //! threads changes nothing but the speed.
 
 pub mod coded;
+pub mod distinct;
 pub mod range_coder;
 pub mod records;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use iago_core::eval::othello_evaluator;
@@ -29,9 +31,9 @@ pub struct SelfPlayConfig {
     pub depth: u32,
     /// Solve exactly at this many empties or fewer.
     pub exact: u32,
-    /// Random first moves (when no openings are given).
+    /// Random moves at the start, after the opening where there is one.
     pub random_plies: u32,
-    /// Openings to start from instead (squares played), taken in turn.
+    /// Openings to start from (squares played), taken in turn.
     pub openings: Vec<Vec<u8>>,
     pub seed: u64,
     /// Transposition table per thread, MiB.
@@ -52,48 +54,92 @@ impl Default for SelfPlayConfig {
     }
 }
 
-/// Games `first..first + count`, in order, on `threads` threads; `progress(done)` is
-/// called after each game from the thread that played it.
+/// What [`play_games`] played: the games from the first on, in order, as far as they
+/// go without a gap, and why the rest were not played, if they were not.
+#[derive(Debug, Default)]
+pub struct Played {
+    pub games: Vec<GameRecord>,
+    pub error: Option<String>,
+}
+
+/// Games `first..first + count`, in order, on up to `threads` threads; `progress(done)`
+/// is called after each game from the thread that played it. Each thread takes the next
+/// game not yet taken (a game is a function of its number alone, so the order they are
+/// played in changes nothing). A thread that cannot be started (the system refuses, or
+/// its tables cannot be allocated) leaves its share to the others; only when none
+/// starts, or a game fails, are the rest not played, and the games before are kept.
 pub fn play_games(
     config: &SelfPlayConfig,
     first: u64,
     count: usize,
     threads: usize,
     progress: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<GameRecord>, String> {
+) -> Played {
     let threads = threads.clamp(1, count.max(1));
+    let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let parts: Vec<Result<Vec<GameRecord>, String>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let done = &done;
-                scope.spawn(move || {
-                    let mut player = Player::new(config)?;
-                    (t..count)
-                        .step_by(threads)
-                        .map(|i| {
-                            let game = player.play(first + i as u64);
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                            game
-                        })
-                        .collect()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err("a self-play thread panicked".into()))
-            })
-            .collect()
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<(usize, Result<GameRecord, String>)>> = Mutex::new(Vec::new());
+    let start_errors: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let started = std::thread::scope(|scope| {
+        let worker = || {
+            let mut player = match Player::new(config) {
+                Ok(player) => player,
+                Err(error) => return lock(&start_errors).push(error),
+            };
+            while !failed.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                let game = player.play(first + i as u64);
+                failed.fetch_or(game.is_err(), Ordering::Relaxed);
+                lock(&results).push((i, game));
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            }
+        };
+        let mut started = 0;
+        for t in 0..threads {
+            let spawned = std::thread::Builder::new()
+                .name(format!("selfplay-{t}"))
+                .spawn_scoped(scope, worker);
+            match spawned {
+                Ok(_) => started += 1,
+                Err(error) => {
+                    log::warn!("selfplay: {error}: playing on {started} threads");
+                    break;
+                }
+            }
+        }
+        started
     });
-    let parts: Vec<Vec<GameRecord>> = parts.into_iter().collect::<Result<_, _>>()?;
-    // Game i was played by thread i % threads.
-    let mut iters: Vec<_> = parts.into_iter().map(Vec::into_iter).collect();
-    Ok((0..count)
-        .filter_map(|i| iters[i % threads].next())
-        .collect())
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_unstable_by_key(|(i, _)| *i);
+    let mut played = Played::default();
+    for (expected, (i, game)) in results.into_iter().enumerate() {
+        match game {
+            Ok(game) if i == expected => played.games.push(game),
+            Ok(_) => break,
+            Err(error) => {
+                played.error = Some(error);
+                break;
+            }
+        }
+    }
+    if played.games.len() < count && played.error.is_none() {
+        let why = lock(&start_errors).first().cloned();
+        played.error = Some(match (started, why) {
+            (0, None) => "no self-play thread could be started".to_string(),
+            (_, Some(why)) => format!("no self-play thread could play: {why}"),
+            (_, None) => "a self-play thread stopped".to_string(),
+        });
+    }
+    played
+}
+
+/// The data behind `mutex`, even where a thread panicked while holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// One thread's searcher and the configuration it plays by.
@@ -118,12 +164,22 @@ impl<'a> Player<'a> {
     /// Game number `game`.
     fn play(&mut self, game: u64) -> Result<GameRecord, String> {
         let config = self.config;
-        let limits = Limits {
+        let endgame = Some(Endgame {
+            exact: config.exact,
+            win_loss_draw: config.exact,
+        });
+        let midgame = Limits {
             depth: Some(config.depth),
-            endgame: Some(Endgame {
-                exact: config.exact,
-                win_loss_draw: config.exact,
-            }),
+            endgame,
+            ..Limits::default()
+        };
+        // From --exact empties on, no depth limit: the search goes as deep as the solve
+        // needs before it (Othello's plan searches a few plies first, up to 12, which a
+        // depth of 6 would stop short of, and the solve would then start only at 16
+        // empties). Where the depth reached that far already, the games are the same.
+        let endgame = Limits {
+            depth: None,
+            endgame,
             ..Limits::default()
         };
         let mut state = mix64(config.seed ^ mix64(game.wrapping_add(1)));
@@ -131,11 +187,8 @@ impl<'a> Player<'a> {
             0 => &[],
             n => &config.openings[(game % n as u64) as usize],
         };
-        let random_plies = if config.openings.is_empty() {
-            config.random_plies as usize
-        } else {
-            0
-        };
+        // Random moves follow the opening, if there is one.
+        let random_plies = opening.len() + config.random_plies as usize;
         self.searcher.clear();
         let mut pos = Position::start();
         let mut moves: Vec<u8> = Vec::with_capacity(60);
@@ -157,7 +210,12 @@ impl<'a> Player<'a> {
                 state = mix64(state);
                 nth_square(pos.moves(), state % u64::from(pos.moves().count_ones()))
             } else {
-                let report = self.searcher.search(&pos, &limits, &self.stop, &mut |_| {});
+                let limits = if pos.empty_count() <= config.exact {
+                    &endgame
+                } else {
+                    &midgame
+                };
+                let report = self.searcher.search(&pos, limits, &self.stop, &mut |_| {});
                 let best = report
                     .best_move
                     .and_then(|mv| mv.square())
@@ -176,7 +234,7 @@ impl<'a> Player<'a> {
             Color::Black => pos.final_disc_difference(),
             Color::White => -pos.final_disc_difference(),
         };
-        let opening = opening.len().max(random_plies).min(moves.len());
+        let opening = random_plies.min(moves.len());
         Ok(GameRecord {
             moves,
             black_result: final_black as i8,
@@ -211,11 +269,11 @@ mod tests {
     #[test]
     fn games_are_repeatable_whatever_the_threads_and_solved_at_the_end() {
         let config = small();
-        let one = play_games(&config, 0, 4, 1, &|_| {}).unwrap();
-        assert_eq!(one, play_games(&config, 0, 4, 2, &|_| {}).unwrap());
+        let one = games(&config, 0, 4, 1);
+        assert_eq!(one, games(&config, 0, 4, 2));
         assert_eq!(
             one[2..],
-            play_games(&config, 2, 2, 1, &|_| {}).unwrap()[..],
+            games(&config, 2, 2, 1)[..],
             "a game depends on its number, not on the batch"
         );
         assert_ne!(one[0].moves, one[1].moves);
@@ -235,7 +293,7 @@ mod tests {
     #[test]
     fn the_result_is_the_exact_value_from_the_solve_on() {
         let config = small();
-        let game = &play_games(&config, 7, 1, 1, &|_| {}).unwrap()[0];
+        let game = &games(&config, 7, 1, 1)[0];
         let mut searcher = Searcher::new(othello_evaluator("default").unwrap());
         searcher.set_hash_mb(1);
         let stop = AtomicBool::new(false);
@@ -252,22 +310,60 @@ mod tests {
     }
 
     #[test]
-    fn openings_are_played_as_given() {
+    fn openings_are_played_as_given_then_the_random_moves() {
         let opening = vec![37u8, 43, 34]; // f5 d6 c5
         let config = SelfPlayConfig {
             openings: vec![opening.clone()],
+            random_plies: 0,
             ..small()
         };
-        let games = play_games(&config, 0, 2, 1, &|_| {}).unwrap();
-        for game in &games {
+        let same = games(&config, 0, 2, 1);
+        for game in &same {
             assert_eq!(game.moves[..3], opening[..]);
             assert_eq!(game.opening, 3);
         }
-        assert_eq!(games[0], games[1], "no randomness after a given opening");
+        assert_eq!(same[0], same[1], "no randomness after a given opening");
+        // Random moves after it: game i and game i + 1 (of one opening) differ.
+        let varied = SelfPlayConfig {
+            random_plies: 4,
+            ..config
+        };
+        let varied = games(&varied, 0, 2, 1);
+        assert_eq!(varied[0].moves[..3], opening[..]);
+        assert_eq!(varied[0].opening, 7);
+        assert_ne!(varied[0].moves, varied[1].moves);
         let illegal = SelfPlayConfig {
             openings: vec![vec![0]],
             ..small()
         };
-        assert!(play_games(&illegal, 0, 1, 1, &|_| {}).is_err());
+        let played = play_games(&illegal, 0, 3, 1, &|_| {});
+        assert!(played.games.is_empty());
+        assert!(played.error.is_some());
+    }
+
+    /// A solve asked from 20 empties at depth 2 starts at 20 empties, not at the 12 the
+    /// depth reaches.
+    #[test]
+    fn the_exact_solve_starts_where_it_was_asked() {
+        let config = SelfPlayConfig {
+            exact: 20,
+            ..small()
+        };
+        for game in games(&config, 0, 2, 1) {
+            let positions = game.replay().unwrap();
+            let from = usize::from(game.exact_from.expect("solved"));
+            let first_20 = positions
+                .iter()
+                .position(|p| p.position.empty_count() <= 20)
+                .unwrap();
+            assert_eq!(from, first_20);
+        }
+    }
+
+    /// The games of a run, which must all be played.
+    fn games(config: &SelfPlayConfig, first: u64, count: usize, threads: usize) -> Vec<GameRecord> {
+        let played = play_games(config, first, count, threads, &|_| {});
+        assert_eq!(played.error, None);
+        played.games
     }
 }

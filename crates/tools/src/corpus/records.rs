@@ -225,6 +225,38 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
     } else {
         bytes
     };
+    decode_plain(bytes).map_err(|error| {
+        if holds_a_second_file(bytes) {
+            format!(
+                "{error}: a second record file starts inside this one (files joined with \
+                 `cat`?); `iago pack-games A B --out C` joins record files into one"
+            )
+        } else {
+            error
+        }
+    })
+}
+
+/// Whether `bytes` are those of a game record file (of any format, gzip-compressed or
+/// not), by their first bytes.
+pub fn is_record_file(bytes: &[u8]) -> bool {
+    bytes.starts_with(&GZIP) || bytes.starts_with(b"IAGOGAM")
+}
+
+/// Whether a record file's magic appears past the start of `bytes`, as in files joined
+/// with `cat` (a record never holds one: `I` is neither a move, a count nor a result).
+fn holds_a_second_file(bytes: &[u8]) -> bool {
+    [MAGIC, COMPACT_MAGIC, super::coded::MAGIC]
+        .iter()
+        .any(|magic| {
+            bytes
+                .get(1..)
+                .is_some_and(|rest| rest.windows(magic.len()).any(|window| window == &magic[..]))
+        })
+}
+
+/// [`decode`] of bytes that are not gzip-compressed.
+fn decode_plain(bytes: &[u8]) -> Result<Vec<GameRecord>, String> {
     if bytes.starts_with(super::coded::MAGIC) {
         return super::coded::decode(bytes);
     }

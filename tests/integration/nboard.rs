@@ -598,18 +598,27 @@ fn learn_answers_before_a_ping_and_leaves_nothing_beside_the_book() {
 }
 
 /// Learning that fails (the book's folder is missing, or there is no book) is answered as
-/// a failure with its cause, in the status line the GUI shows, never as `learned`; the
-/// engine goes on.
+/// a failure with its cause, in the status line the GUI shows, never as `learned`, and
+/// nothing else: NBoard reads the engine's stderr as protocol input, where a warning
+/// went before. The cause names the missing folder (it named the `.lock` file that
+/// could not be made in it). The engine goes on.
 #[test]
 fn failed_learning_is_answered_as_a_failure() {
     let missing = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("iago-no-such-folder-{}", std::process::id()));
     let book = missing.join("book.bin");
     let game = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4];)";
-    for args in [
+    let causes = [
+        format!("the book's folder {} does not exist", missing.display()),
+        "no book to learn into (--book none)".to_string(),
+    ];
+    for (args, cause) in [
         vec!["--book", book.to_str().unwrap(), "--depth", "2"],
         vec!["--book", "none", "--depth", "2"],
-    ] {
+    ]
+    .into_iter()
+    .zip(causes)
+    {
         let mut engine = Engine::start(&args);
         engine.send("nboard 2");
         engine.line();
@@ -618,14 +627,17 @@ fn failed_learning_is_answered_as_a_failure() {
         engine.send("ping 1");
         let lines = engine.until(|l| l == "pong 1");
         assert_eq!(lines.len(), 2, "{args:?}: {lines:?}");
-        assert!(
-            lines[0].starts_with("status learning failed: "),
-            "{args:?}: {lines:?}"
+        assert_eq!(
+            lines[0],
+            format!("status learning failed: {cause}"),
+            "{args:?}"
         );
         engine.send("go");
         let mv = reply_move(engine.until(|l| l.starts_with("===")).last().unwrap());
         assert!(legal(&parse_ggf(game).unwrap().final_position(), mv));
-        assert_eq!(engine.finish().1, Some(0));
+        let (_, code, stderr) = engine.finish_logged();
+        assert_eq!(code, Some(0));
+        assert_eq!(stderr, "", "{args:?}");
     }
     assert!(!missing.exists());
 }

@@ -142,10 +142,11 @@ struct HintLines<M> {
     /// One line wanted: the iterations' lines go out too (the best move's value may be
     /// a bound that no line inside the iteration gave).
     single: bool,
-    /// The latest line of each move, in the order found.
-    latest: RefCell<Vec<HintLine<M>>>,
-    /// The depth of the last completed iteration.
-    completed: RefCell<Option<u32>>,
+    /// The latest line of each move, in the order found, with the number of the
+    /// iteration that found it (solves of one depth differ in how sure they are).
+    latest: RefCell<Vec<(usize, HintLine<M>)>>,
+    /// The iterations completed.
+    completed: RefCell<usize>,
 }
 
 impl<'c, 'a, M> Watcher<'c, 'a, M> {
@@ -158,14 +159,15 @@ impl<'c, 'a, M> Watcher<'c, 'a, M> {
 }
 
 impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
-    fn hint_line(&self, report: &SearchReport<M>) {
+    /// A line found by iteration `iteration` (counted from 0).
+    fn hint_line(&self, report: &SearchReport<M>, iteration: usize) {
         let Some(hint) = &self.hint else {
             return;
         };
         let line = HintLine::from(report);
         let mut latest = hint.latest.borrow_mut();
-        latest.retain(|other| other.pv.first() != line.pv.first());
-        latest.push(line.clone());
+        latest.retain(|(_, other)| other.pv.first() != line.pv.first());
+        latest.push((iteration, line.clone()));
         self.context.report(Progress::Hint(line));
     }
 
@@ -180,8 +182,8 @@ impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
             .latest
             .borrow()
             .iter()
-            .filter(|line| completed.is_none_or(|depth| line.depth == depth))
-            .cloned()
+            .filter(|(iteration, _)| completed == 0 || *iteration + 1 == completed)
+            .map(|(_, line)| line.clone())
             .collect();
         lines.sort_by_key(|line| -line.score);
         lines.truncate(count);
@@ -193,15 +195,23 @@ impl<M: Clone + PartialEq> Observer<M> for Watcher<'_, '_, M> {
     fn iteration(&self, report: &SearchReport<M>) {
         self.context.report(Progress::iteration(report));
         if let Some(hint) = &self.hint {
-            *hint.completed.borrow_mut() = Some(report.depth);
+            let iteration = {
+                let mut completed = hint.completed.borrow_mut();
+                *completed += 1;
+                *completed - 1
+            };
             if hint.single {
-                self.hint_line(report);
+                self.hint_line(report, iteration);
             }
         }
     }
 
     fn line(&self, report: &SearchReport<M>) {
-        self.hint_line(report);
+        let under_way = self
+            .hint
+            .as_ref()
+            .map_or(0, |hint| *hint.completed.borrow());
+        self.hint_line(report, under_way);
     }
 
     fn progress(&self, nodes: u64, elapsed: Duration) {
@@ -267,7 +277,7 @@ pub(super) fn hint<G: EngineGame>(
         hint: Some(HintLines {
             single: wanted == 1,
             latest: RefCell::new(Vec::new()),
-            completed: RefCell::new(None),
+            completed: RefCell::new(0),
         }),
     };
     let report = searcher.search_focused(pos, limits, context.stop, &focus, &watcher);

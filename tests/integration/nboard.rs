@@ -1197,3 +1197,52 @@ fn a_long_hint_steps_through_the_selective_solves() {
         }
     }
 }
+
+/// Analyze Game over the book's line is as flat as the book's value: where the position
+/// is in the book, the `analysis` value is the book's (Black's view), as the book itself
+/// gives it, so that the 17 positions of the book's main line all plot its +0.53. The
+/// searches of level 16 zigzagged there by 0.9 disc a move on average (their depths'
+/// parity alternating with the empties); past the book, a position's search ends at an
+/// even number of empties whatever its own.
+#[test]
+fn analysis_over_the_book_line_is_the_books_value() {
+    let book = iago::book::Book::embedded();
+    let mut pos = Position::start();
+    let (mut moves, mut black_values) = (String::new(), Vec::new());
+    for ply in 0..24 {
+        let Some(entry) = book.entry(&pos) else {
+            break;
+        };
+        let black = ply % 2 == 0;
+        black_values.push(if black { entry.value } else { -entry.value });
+        let best = book.moves(&pos).unwrap()[0];
+        moves += &format!("{}[{}]", if black { 'B' } else { 'W' }, best.mv);
+        pos = pos.play(best.mv);
+    }
+    assert!(black_values.len() >= 16, "{black_values:?}");
+    let start = "---------------------------O*------*O---------------------------";
+    let game = format!("(;GM[Othello]PC[test]BO[8 {start} *]{moves};)");
+    let mut engine = Engine::start(&[]);
+    engine.send("nboard 2");
+    engine.send("set depth 16");
+    engine.send(&format!("set game {game}"));
+    engine.send("ping 1");
+    engine.send("analyze");
+    let lines = engine.until(|l| l == "status");
+    let mut plotted = vec![None; black_values.len() + 1];
+    for line in lines.iter().filter_map(|l| l.strip_prefix("analysis ")) {
+        let (made, value) = line.split_once(' ').unwrap();
+        plotted[made.parse::<usize>().unwrap()] = Some(value.parse::<f64>().unwrap());
+    }
+    for (made, &value) in black_values.iter().enumerate() {
+        assert_eq!(
+            plotted[made],
+            Some(f64::from(value) / 100.0),
+            "after {made} moves"
+        );
+    }
+    assert!(
+        black_values.iter().all(|&v| v == black_values[0]),
+        "the book's main line has one value: {black_values:?}"
+    );
+}

@@ -667,7 +667,8 @@ fn iterate<'run, G: Searchable>(
                 Step::Selective(level) => Some(level),
                 _ => None,
             };
-            run.solve_in_midgame = !matches!(current, Step::Midgame(_)) && plan.solves_in_midgame();
+            run.solve_in_midgame =
+                !matches!(current, Step::Midgame(_)) && plan.solves_in_midgame(best.score);
             // A solve searched in the midgame goes to the end whatever passes it meets.
             let search_depth = if run.solve_in_midgame {
                 MAX_DEPTH

@@ -109,8 +109,8 @@ pub trait Plan<G: Searchable>: Sized {
     /// Whether this search's solves are midgame searches to the end of the game (the
     /// midgame table, probable cuts against the end) down to where the plan's solver
     /// takes over, rather than the solver's from the root's moves on: where the solver
-    /// alone would take hours even at its least sure level.
-    fn solves_in_midgame(&self) -> bool {
+    /// alone would take hours even at its least sure level. `score`: the last step's.
+    fn solves_in_midgame(&self, _score: Score) -> bool {
         false
     }
 

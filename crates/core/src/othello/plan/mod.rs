@@ -111,8 +111,8 @@ impl Plan<Position> for OthelloPlan {
         depth >= pos.empty_count() as i32
     }
 
-    fn solves_in_midgame(&self) -> bool {
-        solves_in_midgame(self.empties)
+    fn solves_in_midgame(&self, score: Score) -> bool {
+        solves_in_midgame(self.empties, score)
     }
 
     fn proven(run: &Run<'_, Position>, pos: &Position) -> Option<(Move, Score)> {
@@ -174,8 +174,12 @@ const SATURATED: Score = crate::eval::pattern::LIMIT;
 /// level 0 at 38 empties.
 const SOLVER_ROOTS: u32 = 30;
 
-fn solves_in_midgame(empties: u32) -> bool {
-    empties > SOLVER_ROOTS
+/// Whether a solve at `empties` after a step that scored `score` is searched in the
+/// midgame: beyond [`SOLVER_ROOTS`], unless the score is a wipe-out's (saturated), where
+/// the solver's stability and mobility cuts end the solve at once (FFO #59, 34 empties,
+/// +64: 24 M nodes from the solver's levels, 360 M from the midgame ones).
+fn solves_in_midgame(empties: u32, score: Score) -> bool {
+    empties > SOLVER_ROOTS && score.abs() < SATURATED
 }
 
 /// The selective levels (of [`SELECTIVE_T`]) a solve at `empties` steps through before
@@ -183,8 +187,8 @@ fn solves_in_midgame(empties: u32) -> bool {
 /// a hundredth of its cost; more levels would cost more than they save: 50% more nodes
 /// on FFO #45-#53 with four); beyond, every level, each a result the exact solve may
 /// never bring, in steps small enough that each comes soon after the one before.
-fn selective_levels(empties: u32) -> &'static [usize] {
-    if solves_in_midgame(empties) {
+fn selective_levels(empties: u32, score: Score) -> &'static [usize] {
+    if solves_in_midgame(empties, score) {
         &[0, 1, 2, 3, 4, 5, 6, 7, 8]
     } else {
         &[2, 4]
@@ -229,7 +233,7 @@ fn step_after(
     };
     let exact_allowed = reach.exact >= empties;
     // The selective levels this solve steps through, by rank.
-    let levels = selective_levels(empties);
+    let levels = selective_levels(empties, score);
     let level_at = |rank: usize| levels.get(rank).copied();
     let win_loss_draw_fits = || !plan.scores_only && fits(WIN_LOSS_DRAW_COST);
     let solve_from = |rank: usize| {
@@ -567,7 +571,9 @@ mod tests {
     }
 
     /// A midgame score at the end of the evaluation's scale goes to the solve at once,
-    /// where a solve is within reach; short of it, or out of reach, the midgame goes on.
+    /// where a solve is within reach, and to the solver's own levels even beyond 30
+    /// empties (a wipe-out is the solver's fastest case); short of it, or out of reach,
+    /// the midgame goes on.
     #[test]
     fn a_saturated_midgame_score_goes_to_the_solve() {
         let unlimited = time::Budget::default();
@@ -575,9 +581,16 @@ mod tests {
         for score in [SATURATED, -SATURATED, 64 * DISC, -64 * DISC] {
             assert_eq!(
                 step_after(Step::Midgame(5), 34, &full, Duration::ZERO, score),
-                Some(Step::Selective(0)),
+                Some(Step::Selective(2)),
                 "{score}"
             );
+            let after = |step| step_after(step, 34, &full, Duration::ZERO, score);
+            assert_eq!(
+                after(Step::Selective(2)),
+                Some(Step::Selective(4)),
+                "{score}"
+            );
+            assert_eq!(after(Step::Selective(4)), Some(Step::Exact), "{score}");
         }
         assert_eq!(
             step_after(Step::Midgame(5), 34, &full, Duration::ZERO, SATURATED - 1),

@@ -505,6 +505,78 @@ fn label_boxes(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
         .collect()
 }
 
+/// The frame (left, top, right, bottom) of an SVG curve's plot: its stroked `rect`.
+fn plot_frame(svg: &str) -> (f64, f64, f64, f64) {
+    let line = svg
+        .lines()
+        .find(|line| line.starts_with("<rect") && line.contains("stroke="))
+        .unwrap();
+    let number = |key: &str| -> f64 {
+        let start = line.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+        line[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    let (x, y) = (number("x"), number("y"));
+    (x, y, x + number("width"), y + number("height"))
+}
+
+/// The mistakes' dots (x, y, radius) of an SVG curve: the circles with a title.
+fn mistake_dots(svg: &str) -> Vec<(f64, f64, f64)> {
+    svg.lines()
+        .filter(|line| line.starts_with("<circle") && line.contains("<title>"))
+        .map(|line| {
+            let number = |key: &str| -> f64 {
+                let start = line.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+                line[start..].split('"').next().unwrap().parse().unwrap()
+            };
+            (number("cx"), number("cy"), number("r"))
+        })
+        .collect()
+}
+
+/// The labels of the lopsided game of docs/nboard-gui.md stay inside the plot's frame
+/// and over no mistake's dot: `18.d1 -9` crossed the frame's left side and `25.h6 -2`
+/// sat under the next move's dot.
+#[test]
+fn labels_stay_inside_the_frame_and_off_the_dots() {
+    let dir = scratch("analyze", "labels");
+    let game =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/nboard-gui/lopsided.ggf");
+    let svg = dir.join("lopsided.svg");
+    let output = iago(&[
+        "analyze",
+        game.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--verify",
+        "0",
+        "--solve",
+        "14",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    let (left, top, right, bottom) = plot_frame(&picture);
+    let boxes = label_boxes(&picture);
+    let dots = mistake_dots(&picture);
+    assert!(boxes.len() >= 5 && dots.len() >= boxes.len(), "{boxes:?}");
+    for label in &boxes {
+        let inside = left <= label.0 && label.2 <= right && top <= label.1 && label.3 <= bottom;
+        assert!(
+            inside,
+            "{} outside the frame {:?}",
+            label.4,
+            (left, top, right, bottom)
+        );
+        for &(x, y, r) in &dots {
+            let apart =
+                label.2 <= x - r || x + r <= label.0 || label.3 <= y - r || y + r <= label.1;
+            assert!(apart, "{} over the dot at {x},{y}", label.4);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The score curve of lopsided games: the grid has its zero line and label whatever the
 /// scale, and no two mistake labels overlap.
 #[test]

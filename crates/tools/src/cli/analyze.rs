@@ -622,28 +622,44 @@ fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
 const LABEL_FONT: f64 = 11.0;
 const LABEL_CHAR_WIDTH: f64 = 0.6 * LABEL_FONT;
 
-/// The mistakes' labels placed so far, as boxes (left, top, right, bottom), so that a
-/// new one goes where it covers none.
-#[derive(Default)]
+/// What the mistakes' labels must not cover, as boxes (left, top, right, bottom): every
+/// mistake's dot, and the labels placed so far; and the frame they stay inside.
 struct Labels {
     boxes: Vec<(f64, f64, f64, f64)>,
+    frame: (f64, f64, f64, f64),
 }
 
 impl Labels {
-    /// The baseline of `text` centred at `x`, next to a dot of `radius` at (`x`, `y`):
-    /// below it when `below`, else above, further out (then on the other side) where
-    /// that space is taken.
-    fn place(&mut self, x: f64, y: f64, radius: f64, text: &str, below: bool) -> f64 {
-        let half = text.chars().count() as f64 * LABEL_CHAR_WIDTH / 2.0;
-        let frame = |baseline: f64| (x - half, baseline - LABEL_FONT, x + half, baseline + 2.0);
-        let free = |frame: (f64, f64, f64, f64), boxes: &[(f64, f64, f64, f64)]| {
-            boxes
+    /// Room for labels inside `frame`, none of them over a dot of `dots` (x, y, radius).
+    fn new(frame: (f64, f64, f64, f64), dots: &[(f64, f64, f64)]) -> Labels {
+        Labels {
+            boxes: dots
                 .iter()
-                .all(|b| frame.2 <= b.0 || b.2 <= frame.0 || frame.3 <= b.1 || b.3 <= frame.1)
+                .map(|&(x, y, r)| (x - r, y - r, x + r, y + r))
+                .collect(),
+            frame,
+        }
+    }
+
+    /// Where `text` goes next to a dot of `radius` at (`x`, `y`): its centre and
+    /// baseline. Below the dot when `below`, else above, further out (then on the other
+    /// side) where that space is taken, always inside the frame (a label near its left
+    /// or right side is moved in).
+    fn place(&mut self, x: f64, y: f64, radius: f64, text: &str, below: bool) -> (f64, f64) {
+        let half = text.chars().count() as f64 * LABEL_CHAR_WIDTH / 2.0;
+        let (left, top, right, bottom) = self.frame;
+        let x = x.clamp(left + half + 2.0, right - half - 2.0);
+        let frame = |baseline: f64| (x - half, baseline - LABEL_FONT, x + half, baseline + 2.0);
+        let free = |b: (f64, f64, f64, f64), boxes: &[(f64, f64, f64, f64)]| {
+            b.1 >= top
+                && b.3 <= bottom
+                && boxes
+                    .iter()
+                    .all(|o| b.2 <= o.0 || o.2 <= b.0 || b.3 <= o.1 || o.3 <= b.1)
         };
         let below_at = |step: f64| y + radius + LABEL_FONT + 2.0 + step * (LABEL_FONT + 2.0);
         let above_at = |step: f64| y - radius - 5.0 - step * (LABEL_FONT + 2.0);
-        let tries = (0..12).flat_map(|step| {
+        let tries = (0..24).flat_map(|step| {
             let step = f64::from(step);
             if below {
                 [below_at(step), above_at(step)]
@@ -651,7 +667,8 @@ impl Labels {
                 [above_at(step), below_at(step)]
             }
         });
-        let mut chosen = if below { below_at(0.0) } else { above_at(0.0) };
+        let inside = |baseline: f64| baseline.clamp(top + LABEL_FONT, bottom - 2.0);
+        let mut chosen = inside(if below { below_at(0.0) } else { above_at(0.0) });
         for baseline in tries {
             if free(frame(baseline), &self.boxes) {
                 chosen = baseline;
@@ -659,7 +676,7 @@ impl Labels {
             }
         }
         self.boxes.push(frame(chosen));
-        chosen
+        (x, chosen)
     }
 }
 
@@ -863,13 +880,21 @@ fn svg_axes(out: &mut String, plot: &Plot) {
     );
 }
 
-/// The mistakes: a dot for each, a label for those of two discs or more.
+/// The mistakes: a dot for each, a label for those of two discs or more (over no dot,
+/// inside the frame).
 fn svg_mistakes(out: &mut String, plot: &Plot, rows: &[Row]) {
-    let mut labels = Labels::default();
-    for row in rows.iter().filter(|row| row.lost > 0) {
+    let mistakes: Vec<&Row> = rows.iter().filter(|row| row.lost > 0).collect();
+    let dot = |row: &Row| {
+        (
+            plot.x(row.number),
+            plot.y(row.for_black(row.played_score)),
+            3.0 + 2.0 * f64::from(row.lost).sqrt(),
+        )
+    };
+    let dots: Vec<(f64, f64, f64)> = mistakes.iter().map(|row| dot(row)).collect();
+    let mut labels = Labels::new((LEFT, TOP, LEFT + PLOT_W, TOP + PLOT_H), &dots);
+    for (row, &(cx, cy, radius)) in mistakes.iter().zip(&dots) {
         let lost = row.lost;
-        let (cx, cy) = (plot.x(row.number), plot.y(row.for_black(row.played_score)));
-        let radius = 3.0 + 2.0 * f64::from(lost).sqrt();
         let fill = if row.color == Color::Black {
             "#d62728"
         } else {
@@ -886,10 +911,10 @@ fn svg_mistakes(out: &mut String, plot: &Plot, rows: &[Row]) {
         if lost >= 2 {
             let text = format!("{}.{} -{lost}", row.number, row.played);
             // Below the curve when it fell there (a Black mistake), above it otherwise.
-            let baseline = labels.place(cx, cy, radius, &text, row.color == Color::Black);
+            let (x, baseline) = labels.place(cx, cy, radius, &text, row.color == Color::Black);
             let _ = writeln!(
                 out,
-                "<text x=\"{cx:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\" font-size=\"{LABEL_FONT}\">{text}</text>"
+                "<text x=\"{x:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\" font-size=\"{LABEL_FONT}\">{text}</text>"
             );
         }
     }

@@ -3,14 +3,17 @@
 //! and SVG outputs, and the errors bad input gets.
 
 use std::process::{Command, Stdio};
+use std::sync::atomic::AtomicBool;
 
 use crate::common::{ArrayBoard, iago, scratch, stderr, stdout};
 use crate::protocol_io::IAGO;
+use iago::eval::othello_evaluator;
 use iago::game::Game;
 use iago::othello::game_input::parse_game;
 use iago::othello::notation::format_position;
 use iago::othello::wthor::{WthorGame, encode_wthor};
 use iago::othello::{Move, Position};
+use iago::search::{Focus, Limits, Searcher};
 
 /// A full game (60 moves, Black wins 34-30).
 const GAME: &str = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
@@ -96,7 +99,6 @@ fn a_full_game_exact_scores_agree_with_separate_solves() {
             continue;
         }
         assert!(row.best_score >= row.played_score, "{row:?}");
-        assert_eq!(row.lost, row.best_score - row.played_score, "{row:?}");
         if row.empties <= 11 {
             let board = ArrayBoard::from_position(pos);
             assert_eq!(board.solve(), row.best_score, "{row:?}");
@@ -503,6 +505,78 @@ fn label_boxes(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
         .collect()
 }
 
+/// The frame (left, top, right, bottom) of an SVG curve's plot: its stroked `rect`.
+fn plot_frame(svg: &str) -> (f64, f64, f64, f64) {
+    let line = svg
+        .lines()
+        .find(|line| line.starts_with("<rect") && line.contains("stroke="))
+        .unwrap();
+    let number = |key: &str| -> f64 {
+        let start = line.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+        line[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    let (x, y) = (number("x"), number("y"));
+    (x, y, x + number("width"), y + number("height"))
+}
+
+/// The mistakes' dots (x, y, radius) of an SVG curve: the circles with a title.
+fn mistake_dots(svg: &str) -> Vec<(f64, f64, f64)> {
+    svg.lines()
+        .filter(|line| line.starts_with("<circle") && line.contains("<title>"))
+        .map(|line| {
+            let number = |key: &str| -> f64 {
+                let start = line.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+                line[start..].split('"').next().unwrap().parse().unwrap()
+            };
+            (number("cx"), number("cy"), number("r"))
+        })
+        .collect()
+}
+
+/// The labels of the lopsided game of docs/nboard-gui.md stay inside the plot's frame
+/// and over no mistake's dot: `18.d1 -9` crossed the frame's left side and `25.h6 -2`
+/// sat under the next move's dot.
+#[test]
+fn labels_stay_inside_the_frame_and_off_the_dots() {
+    let dir = scratch("analyze", "labels");
+    let game =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/nboard-gui/lopsided.ggf");
+    let svg = dir.join("lopsided.svg");
+    let output = iago(&[
+        "analyze",
+        game.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--verify",
+        "0",
+        "--solve",
+        "14",
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    let (left, top, right, bottom) = plot_frame(&picture);
+    let boxes = label_boxes(&picture);
+    let dots = mistake_dots(&picture);
+    assert!(boxes.len() >= 5 && dots.len() >= boxes.len(), "{boxes:?}");
+    for label in &boxes {
+        let inside = left <= label.0 && label.2 <= right && top <= label.1 && label.3 <= bottom;
+        assert!(
+            inside,
+            "{} outside the frame {:?}",
+            label.4,
+            (left, top, right, bottom)
+        );
+        for &(x, y, r) in &dots {
+            let apart =
+                label.2 <= x - r || x + r <= label.0 || label.3 <= y - r || y + r <= label.1;
+            assert!(apart, "{} over the dot at {x},{y}", label.4);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// The score curve of lopsided games: the grid has its zero line and label whatever the
 /// scale, and no two mistake labels overlap.
 #[test]
@@ -627,4 +701,58 @@ fn mistakes_are_the_same_at_neighbouring_depths() {
         lists.iter().all(|(_, list)| *list == lists[0].1),
         "{lists:?}"
     );
+}
+
+/// A row's best move is never worse than the move played. On this self-play game
+/// (`--depth 10 --seed 1`, won by White by 18 discs) the search of the position before
+/// White's 38.f7 found a5 best at -4, and f7's own search (the same depth, after that
+/// search in the same tables) scored it -2: the row said the best move was 2 discs worse
+/// than the one played. The played move's search now has fresh tables too, and both of
+/// the row's scores are what separate searches find; were they still to disagree, the
+/// played move would be the best.
+#[test]
+fn a_rows_best_move_is_at_least_as_good_as_the_played_one() {
+    let game = "d3c5e6f5f6e3c3d2c4b5f4c2f2d6c6c7b6f3b3e7d7a3f8b4c8g3e2e1a6g6g5g4f1d1a4g1h6f7h3a5b1h5b2a1c1a2h4a7h7g7g8b8a8d8e8b7h2g2h1";
+    let output = iago(&["analyze", game, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = rows(&stdout(&output));
+    for row in &rows {
+        assert!(row.best_score >= row.played_score, "{row:?}");
+    }
+    let row = rows.iter().find(|row| row.number == 38).expect("move 38");
+    let (pos, played) = positions(game)[37];
+    assert_eq!(played.to_string(), row.played);
+    let limits = Limits {
+        depth: Some(row.depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(othello_evaluator("default").unwrap());
+    let best = searcher.search(&pos, &limits, &stop, &mut |_| {});
+    searcher.clear();
+    let focus = Focus {
+        moves: Some(vec![played]),
+        ..Focus::default()
+    };
+    let alone = searcher.search_focused(&pos, &limits, &stop, &focus, &());
+    assert_eq!(
+        (
+            best.best_move.map(|mv| mv.to_string()),
+            rounded_discs(best.score)
+        ),
+        (Some(row.best.clone()), row.best_score),
+        "{row:?}"
+    );
+    assert_eq!(rounded_discs(alone.score), row.played_score, "{row:?}");
+    assert!(row.best_score > row.played_score, "{row:?}");
+}
+
+/// A score in whole discs, rounded half away from zero (as `iago analyze` rounds).
+fn rounded_discs(score: i32) -> i32 {
+    let half = iago::othello::DISC / 2;
+    if score >= 0 {
+        (score + half) / iago::othello::DISC
+    } else {
+        (score - half) / iago::othello::DISC
+    }
 }

@@ -238,7 +238,8 @@ fn fit_probcut_writes_a_fit_for_every_depth_asked() {
         source.contains("pub const MIDGAME: [[Fit; 8]; 6]"),
         "{source}"
     );
-    assert_eq!(source.matches("Fit { a:").count(), 6 * 8 + 1, "{source}");
+    // Beside them, the endgame's fit and the end cut's.
+    assert_eq!(source.matches("Fit { a:").count(), 6 * 8 + 2, "{source}");
     assert!(
         source.contains("full-width searches to 8 plies"),
         "{source}"

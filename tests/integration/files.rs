@@ -435,7 +435,7 @@ fn a_damaged_book_is_reported_once_and_learn_gives_the_cause() {
     std::fs::write(&book, b"not a book at all, and longer than a header").unwrap();
     let mut command = Command::new(IAGO);
     command.args(["--book", book.to_str().unwrap()]);
-    let (_, code, log) = {
+    let (out, code, log) = {
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -454,13 +454,14 @@ fn a_damaged_book_is_reported_once_and_learn_gives_the_cause() {
     };
     assert_eq!(code, Some(0));
     assert_eq!(log.matches("playing without a book").count(), 1, "{log}");
-    let learn = log
+    // The cause goes to the GUI's status line (NBoard reads stderr as protocol input).
+    let learn = out
         .lines()
-        .find(|l| l.contains("learn:"))
+        .find(|l| l.starts_with("status learning failed:"))
         .unwrap_or_default();
     assert!(
         learn.contains("no book to learn into: book") && learn.contains("damaged"),
-        "{log}"
+        "{out}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

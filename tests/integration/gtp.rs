@@ -458,6 +458,8 @@ fn gogui_passes_and_the_final_result() {
             ("gogui-rules_legal_moves", Some("= E1 F1 G1 H1")),
             (&format!("set_position {full}"), Some("= ")),
             ("gogui-rules_legal_moves", Some("= ")),
+            // Nobody is to move once the game has ended (it answered `black` here).
+            ("gogui-rules_side_to_move", Some("? game over")),
             (
                 "gogui-rules_final_result",
                 Some("= Black wins by 16: Black 40, White 24 discs."),

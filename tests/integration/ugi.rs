@@ -610,3 +610,90 @@ fn the_level_option_sets_depth_and_endgame() {
     }
     assert_eq!(engine.finish().1, Some(0));
 }
+
+/// The `info` line of a `go` that has a pv, and its nodes, score and moves.
+fn last_info(lines: &[String]) -> (u64, i64, Vec<String>) {
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let field = |key: &str| {
+        let at = words.iter().position(|w| *w == key).unwrap();
+        words[at + 1]
+    };
+    let pv_at = words.iter().position(|w| *w == "pv").unwrap();
+    (
+        field("nodes").parse().unwrap(),
+        field("cp").parse().unwrap(),
+        words[pv_at + 1..].iter().map(|w| w.to_string()).collect(),
+    )
+}
+
+/// `go` with `ms` milliseconds on each clock after the moves `moves`, in `engine`: its
+/// last info line's nodes, score and line, and the move played.
+fn clock_go(engine: &mut Engine, moves: &[String], ms: u32) -> (u64, i64, Vec<String>, String) {
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    engine.send(&format!("go p1time {ms} p2time {ms}"));
+    let lines = engine.until(|l| l.starts_with("bestmove"));
+    let (nodes, score, pv) = last_info(&lines);
+    let best = lines.last().unwrap()["bestmove ".len()..].to_string();
+    (nodes, score, pv, best)
+}
+
+/// Nothing is searched where nothing can change: once a solve has proven the game's
+/// value, the next move after the reply its line expects is played from the solver's
+/// table at once (0 nodes, the same value, the line's next move; it took the midgame
+/// iterations and the solves again before). After another reply, the solve's table
+/// serves the next one: fewer nodes than a fresh engine's.
+#[test]
+fn a_proven_game_plays_its_moves_at_once() {
+    // A game at 24 empties, Black to move (no passes before).
+    let game = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1";
+    let moves: Vec<String> = (0..game.len() / 2)
+        .map(|i| game[2 * i..2 * i + 2].to_string())
+        .collect();
+    let mut pos = Position::start();
+    for mv in &moves {
+        pos = pos.play(mv.parse().unwrap());
+    }
+    assert_eq!(pos.empty_count(), 24);
+    let start = || {
+        let mut engine = Engine::start(&["--protocol", "ugi", "--book", "none"]);
+        engine.send("ugi");
+        engine.until(|l| l == "ugiok");
+        engine.send("uginewgame");
+        engine
+    };
+    let mut engine = start();
+    let (first_nodes, score, pv, best) = clock_go(&mut engine, &moves, 600_000);
+    assert!(first_nodes > 0 && pv.len() >= 3 && pv[0] == best, "{pv:?}");
+    // The reply the solve's line expects: the next move comes from the table.
+    let mut expected = moves.clone();
+    expected.extend(pv[..2].iter().cloned());
+    let (nodes, next_score, next_pv, next) = clock_go(&mut engine, &expected, 60_000);
+    assert_eq!(
+        (nodes, next_score, next.as_str()),
+        (0, score, pv[2].as_str()),
+        "{next_pv:?}"
+    );
+    // Another reply: a solve of a position inside the first one.
+    let after_best = pos.play(best.parse().unwrap());
+    let other = after_best
+        .legal_moves()
+        .as_ref()
+        .iter()
+        .map(|&mv| after_best.format_move(mv))
+        .find(|mv| *mv != pv[1])
+        .expect("another reply");
+    let mut deviated = moves.clone();
+    deviated.extend([best.clone(), other]);
+    // (Another engine: a position that does not follow the game is a new one, whose
+    // tables are cleared.)
+    let mut engine = start();
+    clock_go(&mut engine, &moves, 600_000);
+    let (carried, _, _, _) = clock_go(&mut engine, &deviated, 60_000);
+    let (fresh, _, _, _) = clock_go(&mut start(), &deviated, 60_000);
+    assert!(carried < fresh, "carried {carried} nodes, fresh {fresh}");
+}

@@ -46,6 +46,8 @@ pub enum BookError {
     Corrupt { path: PathBuf, reason: String },
     /// A game given to learn does not replay.
     InvalidGame(String),
+    /// The folder the book is to be written in does not exist.
+    MissingFolder(PathBuf),
 }
 
 impl fmt::Display for BookError {
@@ -58,6 +60,9 @@ impl fmt::Display for BookError {
                 path.display()
             ),
             BookError::InvalidGame(reason) => write!(f, "cannot learn the game: {reason}"),
+            BookError::MissingFolder(folder) => {
+                write!(f, "the book's folder {} does not exist", folder.display())
+            }
         }
     }
 }
@@ -324,6 +329,7 @@ pub struct WriteLock {
 impl WriteLock {
     /// Waits until no other process holds the lock on the book at `path`, then takes it.
     pub fn acquire(path: &Path) -> Result<WriteLock, BookError> {
+        folder_exists(path)?;
         let lock_path = with_suffix(&files::resolve(path)?, ".lock");
         loop {
             let file = open_lock_file(&lock_path).map_err(io_error(&lock_path))?;
@@ -386,6 +392,17 @@ fn same_file(file: &File, path: &Path) -> bool {
 #[cfg(not(unix))]
 fn same_file(_file: &File, path: &Path) -> bool {
     path.exists()
+}
+
+/// An error naming the folder of the book at `path` where it does not exist: the lock
+/// file cannot be made there, and its own error would name the lock file instead.
+fn folder_exists(path: &Path) -> Result<(), BookError> {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            Err(BookError::MissingFolder(folder.to_path_buf()))
+        }
+        _ => Ok(()),
+    }
 }
 
 impl Drop for WriteLock {

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 
+use crate::game::Score;
 use crate::search::{Focus, Limits, Observer, SearchReport, Searcher};
 
 use super::{Choice, EngineGame, HintLine, Job, Outcome, Player, Progress, Record, SharedBook};
@@ -83,7 +84,7 @@ pub(super) fn run<G: EngineGame>(
             context,
         )),
         Job::Analyze { limits } => {
-            analyze(&record, &limits, searcher, context);
+            analyze(&record, &limits, book.ok(), searcher, context);
             Outcome::Analyzed
         }
         Job::Learn => Outcome::Learned(learn(&record, book, searcher)),
@@ -142,10 +143,11 @@ struct HintLines<M> {
     /// One line wanted: the iterations' lines go out too (the best move's value may be
     /// a bound that no line inside the iteration gave).
     single: bool,
-    /// The latest line of each move, in the order found.
-    latest: RefCell<Vec<HintLine<M>>>,
-    /// The depth of the last completed iteration.
-    completed: RefCell<Option<u32>>,
+    /// The latest line of each move, in the order found, with the number of the
+    /// iteration that found it (solves of one depth differ in how sure they are).
+    latest: RefCell<Vec<(usize, HintLine<M>)>>,
+    /// The iterations completed.
+    completed: RefCell<usize>,
 }
 
 impl<'c, 'a, M> Watcher<'c, 'a, M> {
@@ -158,14 +160,15 @@ impl<'c, 'a, M> Watcher<'c, 'a, M> {
 }
 
 impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
-    fn hint_line(&self, report: &SearchReport<M>) {
+    /// A line found by iteration `iteration` (counted from 0).
+    fn hint_line(&self, report: &SearchReport<M>, iteration: usize) {
         let Some(hint) = &self.hint else {
             return;
         };
         let line = HintLine::from(report);
         let mut latest = hint.latest.borrow_mut();
-        latest.retain(|other| other.pv.first() != line.pv.first());
-        latest.push(line.clone());
+        latest.retain(|(_, other)| other.pv.first() != line.pv.first());
+        latest.push((iteration, line.clone()));
         self.context.report(Progress::Hint(line));
     }
 
@@ -180,8 +183,8 @@ impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
             .latest
             .borrow()
             .iter()
-            .filter(|line| completed.is_none_or(|depth| line.depth == depth))
-            .cloned()
+            .filter(|(iteration, _)| completed == 0 || *iteration + 1 == completed)
+            .map(|(_, line)| line.clone())
             .collect();
         lines.sort_by_key(|line| -line.score);
         lines.truncate(count);
@@ -193,15 +196,23 @@ impl<M: Clone + PartialEq> Observer<M> for Watcher<'_, '_, M> {
     fn iteration(&self, report: &SearchReport<M>) {
         self.context.report(Progress::iteration(report));
         if let Some(hint) = &self.hint {
-            *hint.completed.borrow_mut() = Some(report.depth);
+            let iteration = {
+                let mut completed = hint.completed.borrow_mut();
+                *completed += 1;
+                *completed - 1
+            };
             if hint.single {
-                self.hint_line(report);
+                self.hint_line(report, iteration);
             }
         }
     }
 
     fn line(&self, report: &SearchReport<M>) {
-        self.hint_line(report);
+        let under_way = self
+            .hint
+            .as_ref()
+            .map_or(0, |hint| *hint.completed.borrow());
+        self.hint_line(report, under_way);
     }
 
     fn progress(&self, nodes: u64, elapsed: Duration) {
@@ -267,7 +278,7 @@ pub(super) fn hint<G: EngineGame>(
         hint: Some(HintLines {
             single: wanted == 1,
             latest: RefCell::new(Vec::new()),
-            completed: RefCell::new(None),
+            completed: RefCell::new(0),
         }),
     };
     let report = searcher.search_focused(pos, limits, context.stop, &focus, &watcher);
@@ -282,10 +293,15 @@ pub(super) fn hint<G: EngineGame>(
     lines
 }
 
-/// Scores every position of the game, from the last to the first.
+/// Scores every position of the game, from the last to the first: from the book where
+/// the position is in it (a graph of the book's line is then as flat as the book's
+/// value), else by a search of the level's depth or one ply less, so that every search
+/// ends with the same side to move (the evaluation swings by about 3 discs between odd
+/// and even depths, which drew a zigzag over the moves).
 pub(super) fn analyze<G: EngineGame>(
     record: &Record<G>,
     limits: &Limits,
+    book: Option<&SharedBook<G>>,
     searcher: &mut Searcher<G>,
     context: &JobContext<G::Move>,
 ) {
@@ -294,25 +310,42 @@ pub(super) fn analyze<G: EngineGame>(
             return;
         }
         let pos = record.position_after(moves_made);
-        // Scores only: a win/loss/draw solve's value is a bound, which the GUI would
-        // plot as a score.
-        let focus = Focus {
-            scores_only: true,
-            ..Focus::default()
-        };
-        let watcher = Watcher::new(context);
-        let score = if pos.is_game_over() {
-            pos.final_score()
-        } else {
-            searcher
-                .search_focused(&pos, limits, context.stop, &focus, &watcher)
-                .score
+        let from_book = book
+            .and_then(|book| book.lock().ok())
+            .and_then(|book| book.value(&pos));
+        let score = match from_book {
+            _ if pos.is_game_over() => pos.final_score(),
+            Some(value) => value,
+            None => analysis_search(&pos, limits, searcher, context),
         };
         if context.stopped() {
             return;
         }
         context.report(Progress::Analysis { moves_made, score });
     }
+}
+
+/// The score of `pos` for Analyze Game: a search within `limits` to the game's analysis
+/// depth ([`EngineGame::analysis_depth`]), scores only (a win/loss/draw solve's value is
+/// a bound, which the GUI would plot as a score).
+fn analysis_search<G: EngineGame>(
+    pos: &G,
+    limits: &Limits,
+    searcher: &mut Searcher<G>,
+    context: &JobContext<G::Move>,
+) -> Score {
+    let focus = Focus {
+        scores_only: true,
+        ..Focus::default()
+    };
+    let limits = Limits {
+        depth: limits.depth.map(|depth| pos.analysis_depth(depth)),
+        ..limits.clone()
+    };
+    let watcher = Watcher::new(context);
+    searcher
+        .search_focused(pos, &limits, context.stop, &focus, &watcher)
+        .score
 }
 
 /// Perft that checks `stop` between subtrees small enough to count in a moment.

@@ -157,6 +157,13 @@ pub trait EngineGame: Searchable + PartialEq {
         }
     }
 
+    /// The depth an analysis of this position searches for `depth`: where the game's
+    /// evaluation swings between odd and even depths, one of the same parity for every
+    /// position of a game, so that a game's scores compare like with like.
+    fn analysis_depth(&self, depth: u32) -> u32 {
+        depth
+    }
+
     /// Leaves of the game tree `depth` plies deep (a fast game-specific version may
     /// replace this one).
     fn perft(&self, depth: u32) -> u64 {
@@ -194,6 +201,11 @@ pub trait EngineBook<G: Searchable>: Send {
     fn choose(&self, pos: &G, rng: Option<&mut StdRng>) -> Option<BookHint<G::Move>>;
     /// All book moves of `pos`, best first.
     fn hints(&self, pos: &G) -> Vec<BookHint<G::Move>>;
+    /// The book's value of `pos` for its mover (that of its best move, backed up through
+    /// the book), where `pos` is in the book.
+    fn value(&self, _pos: &G) -> Option<Score> {
+        None
+    }
     /// Adds a finished game; returns a line describing what changed.
     fn learn(
         &mut self,

@@ -141,12 +141,17 @@ pub fn legal_moves<G: EngineGame>(pos: &G, size: u32) -> String {
         .join(" ")
 }
 
-/// `gogui-rules_side_to_move`: `black` or `white`.
-pub fn side_to_move<G: EngineGame>(pos: &G) -> String {
-    match pos.side_to_move() {
+/// `gogui-rules_side_to_move`: `black` or `white`; an error once the game has ended,
+/// where nobody is to move (GoGui then keeps its own count of turns, as it does for a
+/// program without the command).
+pub fn side_to_move<G: EngineGame>(pos: &G) -> Result<String, String> {
+    if pos.is_game_over() {
+        return Err("game over".into());
+    }
+    Ok(match pos.side_to_move() {
         Color::Black => "black".into(),
         Color::White => "white".into(),
-    }
+    })
 }
 
 /// `gogui-rules_board_gfx`: the legal moves circled, and the disc count and the side to
@@ -165,7 +170,7 @@ pub fn board_gfx<G: EngineGame>(pos: &G, size: u32) -> String {
     let status = if pos.is_game_over() {
         pos.result_text()
     } else {
-        let side = side_to_move(pos);
+        let side = side_to_move(pos).unwrap_or_default();
         if pos.forced_pass().is_some() {
             format!("Black {black}, White {white}; {side} has to pass")
         } else {
@@ -225,7 +230,7 @@ mod tests {
              . . . X O . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . ."
         );
         assert_eq!(legal_moves(&pos, 8), "C5 D6 E3 F4");
-        assert_eq!(side_to_move(&pos), "black");
+        assert_eq!(side_to_move(&pos), Ok("black".into()));
         assert!(final_result(&pos).is_err());
         assert_eq!(
             board_gfx(&pos, 8),

@@ -654,7 +654,7 @@ impl<G: EngineGame> Gtp<G> {
             GoguiCommand::Board => Ok(gogui::board(&pos, size)),
             GoguiCommand::BoardGfx => Ok(gogui::board_gfx(&pos, size)),
             GoguiCommand::LegalMoves => Ok(gogui::legal_moves(&pos, size)),
-            GoguiCommand::SideToMove => Ok(gogui::side_to_move(&pos)),
+            GoguiCommand::SideToMove => gogui::side_to_move(&pos),
             GoguiCommand::FinalResult => gogui::final_result(&pos),
         }
     }

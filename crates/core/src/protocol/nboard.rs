@@ -438,7 +438,9 @@ impl<G: EngineGame> NBoard<G> {
                 self.out.line("learned");
             }
             (Request::Learn, Outcome::Learned(Err(error))) => {
-                log::warn!("learn: {error}");
+                // Not a warning: NBoard reads the engine's stderr as protocol input, and
+                // the status line already tells the GUI.
+                log::info!("learn: {error}");
                 // `learned` would claim success (and clear the GUI's status bar): the
                 // status bar shows the failure instead.
                 let cause = error.replace(['\r', '\n'], " ");

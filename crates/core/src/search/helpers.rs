@@ -162,6 +162,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
                             evals: 0,
                             selective,
                             end_selectivity: None,
+                            solve_in_midgame: false,
                             plan_tables: None,
                             threads: 1,
                             busy,

@@ -13,7 +13,7 @@ use crate::game::{Evaluator, Game, INFINITY, Score, WIN_SCORE};
 use super::busy::BusyMarks;
 use super::ordering::{KeyedMoves, OrderingRules, Pick, Picker};
 use super::plan::{Plan, PlanTables, Searchable};
-use super::tt::{Bound, Table};
+use super::tt::{Bound, Hit, Table};
 use super::{Confidence, Observer, PROGRESS_NODES, SearchReport, shown};
 
 /// What stops a search: the stop flag, the hard deadline and the node limit. Shared by
@@ -155,6 +155,8 @@ pub struct Run<'a, G: Searchable> {
     pub(crate) selective: bool,
     /// `Some(level)`: the plan's solves are selective, at that level.
     pub(crate) end_selectivity: Option<usize>,
+    /// The plan's solves begin as midgame searches to the end ([`Plan::solves_in_midgame`]).
+    pub(crate) solve_in_midgame: bool,
     /// The plan's tables (Othello's endgame solver's); none in helper threads, which
     /// leave the solves to the driver.
     pub(crate) plan_tables: Option<&'a PlanTables<G>>,
@@ -196,6 +198,11 @@ impl<'a, M> LineSink<'a, M> {
         (self.depth, self.confidence) = (depth, confidence);
     }
 }
+
+/// The table depth of a node a solve's midgame search searches to the end of the game:
+/// this plus the solve's level ([`EXACT_TABLE_LEVEL`] for an exact solve).
+const END_TABLE_DEPTH: u32 = 200;
+const EXACT_TABLE_LEVEL: u32 = 50;
 
 /// Plies of captures searched beyond the nominal depth.
 const QUIESCENCE_PLIES: i32 = 4;
@@ -365,12 +372,13 @@ impl<G: Searchable> Run<'_, G> {
             return self.static_value(pos, static_eval);
         }
         let pv_node = beta - alpha > 1;
+        let table_depth = self.table_depth(pos, depth);
         let mut hash_move = None;
         if let Some(hit) = self.table.probe(key) {
             hash_move = hit.mv;
             if let Some(score) = hit.cutoff(alpha, beta)
                 && !pv_node
-                && i32::from(hit.depth) >= depth
+                && u32::from(hit.depth) >= table_depth
             {
                 return score;
             }
@@ -383,8 +391,25 @@ impl<G: Searchable> Run<'_, G> {
         if self.watch.aborted {
             return 0;
         }
-        self.store_node(key, depth, best, best_move, alpha, beta);
+        self.store_node(key, table_depth, best, best_move, alpha, beta);
         best
+    }
+
+    /// The depth a node of `pos` searched `depth` plies deep is stored with and needs
+    /// of the table's entries: its depth, or where a solve's midgame search reaches the
+    /// end of the game, a depth beyond every midgame one that grows with the solve's
+    /// level (an entry of a less sure solve serves no surer one; any serves a midgame
+    /// search).
+    #[inline(always)]
+    fn table_depth(&self, pos: &G, depth: i32) -> u32 {
+        if self.solve_in_midgame && G::Plan::reaches_end(pos, depth) {
+            END_TABLE_DEPTH
+                + self
+                    .end_selectivity
+                    .map_or(EXACT_TABLE_LEVEL, |level| level as u32)
+        } else {
+            depth.max(0) as u32
+        }
     }
 
     /// The static evaluation of a node searched no deeper (`static_eval` where the
@@ -549,7 +574,7 @@ impl<G: Searchable> Run<'_, G> {
     fn store_node(
         &mut self,
         key: u64,
-        depth: i32,
+        depth: u32,
         best: Score,
         best_move: Option<G::Move>,
         alpha: Score,
@@ -567,8 +592,7 @@ impl<G: Searchable> Run<'_, G> {
         } else {
             best_move
         };
-        self.table
-            .store(key, depth.max(0) as u32, best, bound, stored_move);
+        self.table.store(key, depth, best, bound, stored_move);
     }
 
     /// The value of a horizon node whose mover can capture: the better of the static
@@ -632,34 +656,61 @@ impl<G: Searchable> Run<'_, G> {
     }
 
     /// Tells the observer, if any, the value `score` of the root move `mv` found by the
-    /// iteration under way, with its line from the table.
+    /// iteration under way, with its line.
     pub(crate) fn report_line(&self, pos: &G, mv: G::Move, score: Score) {
         let Some(lines) = &self.lines else {
             return;
         };
         let ended = pos.play(mv).is_game_over();
+        let confidence = if ended {
+            Confidence::Exact
+        } else {
+            lines.confidence
+        };
         let report = SearchReport {
             best_move: Some(mv),
             score,
             depth: lines.depth,
-            confidence: if ended {
-                Confidence::Exact
-            } else {
-                lines.confidence
-            },
-            pv: self.principal_variation(pos, mv, lines.depth),
+            confidence,
+            pv: self.line(pos, mv, lines.depth, score, confidence),
             nodes: self.watch.nodes,
             elapsed: lines.start.elapsed(),
         };
         lines.observer.line(&shown::<G>(&report));
     }
 
+    /// The line of the root move `first` of `pos` whose value is `score`, as sure as
+    /// `confidence`: a solve's line where the plan has one (an exact value's to the end
+    /// of the game, passes included), else the table's line of at most `depth` moves.
+    pub(crate) fn line(
+        &self,
+        pos: &G,
+        first: G::Move,
+        depth: u32,
+        score: Score,
+        confidence: Confidence,
+    ) -> Vec<G::Move> {
+        G::Plan::solve_line(self, pos, first, score, confidence)
+            .unwrap_or_else(|| self.principal_variation(pos, first, depth))
+    }
+
+    /// What an exact solve searched in the midgame left in the table about `pos` (a
+    /// bound, or its value), if it did.
+    pub(crate) fn solved_hit(&self, pos: &G) -> Option<Hit<G::Move>> {
+        self.table
+            .probe(pos.hash())
+            .filter(|hit| u32::from(hit.depth) >= END_TABLE_DEPTH + EXACT_TABLE_LEVEL)
+    }
+
     /// Searches the root moves in the given order within (`low`, `high`) so that the
     /// best `lines` of them get their value (multi-PV): the first `lines` moves with the
-    /// whole window, each later one with a null window at the `lines`-th best value so
-    /// far, and again with the window above it where it beats that value. Each value
-    /// found goes to the observer at once; the moves are reordered best first. Cut
-    /// short, no move is the best.
+    /// whole window (or, where `values` holds a move's value of an earlier iteration,
+    /// with a window around it, widened until the value falls inside), each later one
+    /// with a null window at the `lines`-th best value so far, and again with the window
+    /// above it where it beats that value. Each value found goes to the observer at
+    /// once; the moves are reordered best first, and `values` becomes the best `lines`
+    /// values. Cut short, no move is the best.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn root_lines(
         &mut self,
         pos: &G,
@@ -668,17 +719,22 @@ impl<G: Searchable> Run<'_, G> {
         lines: usize,
         low: Score,
         high: Score,
+        values: &mut Vec<(G::Move, Score)>,
     ) -> RootOutcome<G::Move> {
         // The values found, best first: exact for the best `lines`, bounds below.
-        let mut values: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
+        let mut found: Vec<(Score, G::Move)> = Vec::with_capacity(moves.len());
         for &mv in moves.iter() {
             let child = pos.play(mv);
-            let threshold = match values.get(lines - 1) {
+            let threshold = match found.get(lines - 1) {
                 Some(&(value, _)) => value.max(low),
                 None => low,
             };
-            let score = if values.len() < lines {
-                -self.pvs(&child, depth - 1, -high, -low, 1, None)
+            let score = if found.len() < lines {
+                let guess = values.iter().find(|&&(other, _)| other == mv);
+                match guess {
+                    Some(&(_, guess)) => self.aspirated(&child, depth - 1, guess, low, high),
+                    None => -self.pvs(&child, depth - 1, -high, -low, 1, None),
+                }
             } else {
                 let probe = -self.pvs(&child, depth - 1, -threshold - 1, -threshold, 1, None);
                 if probe > threshold && probe < high && !self.watch.aborted {
@@ -695,18 +751,48 @@ impl<G: Searchable> Run<'_, G> {
             }
             // Among the best `lines` so far: its value, or its bound where the window
             // ends (a win or a loss in a win/loss/draw window).
-            if values.len() < lines || score > threshold {
+            if found.len() < lines || score > threshold {
                 self.report_line(pos, mv, score);
             }
-            let at = values.partition_point(|&(value, _)| value >= score);
-            values.insert(at, (score, mv));
+            let at = found.partition_point(|&(value, _)| value >= score);
+            found.insert(at, (score, mv));
         }
-        for (slot, &(_, mv)) in moves.iter_mut().zip(&values) {
+        for (slot, &(_, mv)) in moves.iter_mut().zip(&found) {
             *slot = mv;
         }
+        *values = found
+            .iter()
+            .take(lines)
+            .map(|&(value, mv)| (mv, value))
+            .collect();
         RootOutcome {
-            best: values.first().map(|&(_, mv)| mv),
-            score: values.first().map_or(-INFINITY, |&(value, _)| value),
+            best: found.first().map(|&(_, mv)| mv),
+            score: found.first().map_or(-INFINITY, |&(value, _)| value),
+        }
+    }
+
+    /// The value (for the root's mover) of the root move that leads to `child`, searched
+    /// `depth` plies deep within (`low`, `high`) through a window around `guess`,
+    /// widened until the value falls inside.
+    fn aspirated(&mut self, child: &G, depth: i32, guess: Score, low: Score, high: Score) -> Score {
+        let mut delta = super::ASPIRATION;
+        let (mut alpha, mut beta) = ((guess - delta).max(low), (guess + delta).min(high));
+        loop {
+            let score = -self.pvs(child, depth, -beta, -alpha, 1, None);
+            if self.watch.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > low {
+                alpha = (score - delta).max(low);
+            } else if score >= beta && beta < high {
+                beta = (score + delta).min(high);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(2);
+            if delta > 8 * super::ASPIRATION {
+                (alpha, beta) = (low, high);
+            }
         }
     }
 

@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Game, Score};
 
-use super::Endgame;
 use super::memory::OutOfMemory;
 use super::negamax::Run;
 use super::probcut::Fit;
 use super::time::{Budget, Schedule};
+use super::{Confidence, Endgame};
 
 /// A game the search can play: its rules ([`Game`]) and the plan it is searched with.
 pub trait Searchable: Game {
@@ -92,9 +92,51 @@ pub trait Plan<G: Searchable>: Sized {
     }
 
     /// A probable cut the midgame search may try at a node of `pos` searched `depth`
-    /// plies deep (a null window).
+    /// plies deep (a null window). `end`: the level of the selective solve under way
+    /// where the midgame search searches it ([`Plan::solves_in_midgame`]), for a cut
+    /// against the end of the game at a node whose depth reaches it.
     #[inline(always)]
-    fn probcut(_pos: &G, _depth: i32) -> Option<ProbCut> {
+    fn probcut(_pos: &G, _depth: i32, _end: Option<usize>) -> Option<ProbCut> {
+        None
+    }
+
+    /// Whether a node of `pos` searched `depth` plies deep reaches the end of the game.
+    #[inline(always)]
+    fn reaches_end(_pos: &G, _depth: i32) -> bool {
+        false
+    }
+
+    /// Whether this search's solves are midgame searches to the end of the game (the
+    /// midgame table, probable cuts against the end) down to where the plan's solver
+    /// takes over, rather than the solver's from the root's moves on: where the solver
+    /// alone would take hours even at its least sure level. `score`: the last step's.
+    fn solves_in_midgame(&self, _score: Score) -> bool {
+        false
+    }
+
+    /// The exact value of the root `pos`, and a move that keeps it, where an earlier
+    /// solve left them in the tables `run` holds.
+    fn proven(_run: &Run<'_, G>, _pos: &G) -> Option<(G::Move, Score)> {
+        None
+    }
+
+    /// Whether this search may come to the exact solve of its root (the level's reach).
+    fn may_solve(&self, _course: &Course) -> bool {
+        false
+    }
+
+    /// The line of the root move `first` of `pos` whose value `score` a solve found,
+    /// as sure as `confidence`: an exact value's whole line, to the end of the game,
+    /// each move one that keeps the value (it stops where finding its next move would
+    /// cost too much), or a selective solve's from its tables; `None` for a plan
+    /// without a solver, or a value no solve found (the midgame table's line is shown).
+    fn solve_line(
+        _run: &Run<'_, G>,
+        _pos: &G,
+        _first: G::Move,
+        _score: Score,
+        _confidence: Confidence,
+    ) -> Option<Vec<G::Move>> {
         None
     }
 

@@ -30,8 +30,10 @@ pub fn bounds(fit: Fit, alpha: Score, beta: Score, t: f32) -> (Score, Score) {
     (low as Score, high as Score)
 }
 
-/// Percent of selective solves at `t` standard deviations expected to be right (the
-/// normal distribution's one-sided bound).
+/// The percent of a normal variable that lies within `t` standard deviations of its
+/// mean, rounded (at most 99): how sure a probable cut with `t` standard deviations of
+/// margin is called, as Edax and Egaroucid name their selective levels (1.1: 73%, 1.6:
+/// 89%, 2.0: 95%, 2.6: 99%).
 pub fn confidence_percent(t: f32) -> u8 {
     // erf by Abramowitz and Stegun 7.1.26 (error below 1.5e-7).
     let x = f64::from(t) / std::f64::consts::SQRT_2;
@@ -41,7 +43,7 @@ pub fn confidence_percent(t: f32) -> u8 {
             + k * (-0.284_496_736
                 + k * (1.421_413_741 + k * (-1.453_152_027 + k * 1.061_405_429))));
     let erf = 1.0 - poly * (-x * x).exp();
-    ((0.5 * (1.0 + erf)) * 100.0).floor().clamp(0.0, 99.0) as u8
+    (erf * 100.0).round().clamp(0.0, 99.0) as u8
 }
 
 impl<G: Searchable> Run<'_, G> {
@@ -60,7 +62,8 @@ impl<G: Searchable> Run<'_, G> {
         if !self.selective || beta - alpha > 1 {
             return None;
         }
-        let cut = G::Plan::probcut(pos, depth)?;
+        let end = self.end_selectivity.filter(|_| self.solve_in_midgame);
+        let cut = G::Plan::probcut(pos, depth, end)?;
         let shallow = cut.shallow;
         let (low, high) = bounds(cut.fit, alpha, beta, cut.margin);
         let static_value = static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
@@ -135,7 +138,10 @@ mod tests {
             sigma: 100.0,
         };
         assert_eq!(bounds(fit, -50, 50, 1.5), (-200, 200));
-        assert_eq!(confidence_percent(1.5), 93);
-        assert_eq!(confidence_percent(2.0), 97);
+        assert_eq!(confidence_percent(1.1), 73);
+        assert_eq!(confidence_percent(1.6), 89);
+        assert_eq!(confidence_percent(2.0), 95);
+        assert_eq!(confidence_percent(2.6), 99);
+        assert_eq!(confidence_percent(4.0), 99);
     }
 }

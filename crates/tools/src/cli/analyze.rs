@@ -26,10 +26,12 @@ counts as a move, as NBoard numbers them; a pass has no row), the player, the mo
 played and its score, the best move and its score (scores in discs, from the mover's
 view), the discs the move lost (best minus played before they are rounded, 0 for the
 best move) and whether the scores are exact (`exact`) or searched to a depth (`d14`).
-Both scores come from searches of the same position to the same depth (the played
-move's limited to that move); the depth is --depth, or one less where that would end
-the searches at an odd number of empty squares, so that every search ends with the
-same side to move (the evaluation swings by about 3 discs between the two). A move that
+Both scores come from searches of the same position to the same depth, each with fresh
+tables (the played move's limited to that move); the depth is --depth, or one less
+where that would end the searches at an odd number of empty squares, so that every
+search ends with the same side to move (the evaluation swings by about 3 discs between
+the two). Where the played move's search scores it above the best move's (two selective
+searches may disagree by a disc), the played move is the row's best. A move that
 search finds short of the best, or best by less than 2 discs, is searched again the
 same way to the --verify depth, and its row has those scores: which moves lose discs,
 and how many, is then decided by searches of one depth whatever --depth is (searches
@@ -341,7 +343,8 @@ fn search_best(
 }
 
 /// The scores of `best` and of the played move: the best move's where it is the best,
-/// or a search within the same `limits` restricted to the played move.
+/// or a search within the same `limits` restricted to the played move, with fresh
+/// tables.
 fn score_played(
     searcher: &mut Searcher<Position>,
     pos: &Position,
@@ -357,12 +360,27 @@ fn score_played(
             moves: Some(vec![played]),
             ..Focus::default()
         };
+        // Fresh tables, as for the best move: the first search's bounds on the played
+        // move's subtree, met again with other windows, sent its score 5 discs above
+        // what a search of it alone finds (38.f7 of the seed-1 game of the tests).
+        searcher.clear();
         let reply = searcher.search_focused(pos, limits, stop, &focus, &());
         (
             reply.score,
             best.exact && reply.confidence == Confidence::Exact,
         )
     };
+    // Selective searches of the whole position and of the played move alone may
+    // disagree: where the played move's own search scores it above the best move's, the
+    // search found no better move, and the played one is the row's best.
+    if played_score > best.score {
+        return Scores {
+            best: played,
+            best_score: played_score,
+            played_score,
+            exact,
+        };
+    }
     Scores {
         best: best.mv,
         best_score: best.score,
@@ -652,28 +670,44 @@ fn json(options: &Options, game: &GameInput, rows: &[Row]) -> String {
 const LABEL_FONT: f64 = 11.0;
 const LABEL_CHAR_WIDTH: f64 = 0.6 * LABEL_FONT;
 
-/// The mistakes' labels placed so far, as boxes (left, top, right, bottom), so that a
-/// new one goes where it covers none.
-#[derive(Default)]
+/// What the mistakes' labels must not cover, as boxes (left, top, right, bottom): every
+/// mistake's dot, and the labels placed so far; and the frame they stay inside.
 struct Labels {
     boxes: Vec<(f64, f64, f64, f64)>,
+    frame: (f64, f64, f64, f64),
 }
 
 impl Labels {
-    /// The baseline of `text` centred at `x`, next to a dot of `radius` at (`x`, `y`):
-    /// below it when `below`, else above, further out (then on the other side) where
-    /// that space is taken.
-    fn place(&mut self, x: f64, y: f64, radius: f64, text: &str, below: bool) -> f64 {
-        let half = text.chars().count() as f64 * LABEL_CHAR_WIDTH / 2.0;
-        let frame = |baseline: f64| (x - half, baseline - LABEL_FONT, x + half, baseline + 2.0);
-        let free = |frame: (f64, f64, f64, f64), boxes: &[(f64, f64, f64, f64)]| {
-            boxes
+    /// Room for labels inside `frame`, none of them over a dot of `dots` (x, y, radius).
+    fn new(frame: (f64, f64, f64, f64), dots: &[(f64, f64, f64)]) -> Labels {
+        Labels {
+            boxes: dots
                 .iter()
-                .all(|b| frame.2 <= b.0 || b.2 <= frame.0 || frame.3 <= b.1 || b.3 <= frame.1)
+                .map(|&(x, y, r)| (x - r, y - r, x + r, y + r))
+                .collect(),
+            frame,
+        }
+    }
+
+    /// Where `text` goes next to a dot of `radius` at (`x`, `y`): its centre and
+    /// baseline. Below the dot when `below`, else above, further out (then on the other
+    /// side) where that space is taken, always inside the frame (a label near its left
+    /// or right side is moved in).
+    fn place(&mut self, x: f64, y: f64, radius: f64, text: &str, below: bool) -> (f64, f64) {
+        let half = text.chars().count() as f64 * LABEL_CHAR_WIDTH / 2.0;
+        let (left, top, right, bottom) = self.frame;
+        let x = x.clamp(left + half + 2.0, right - half - 2.0);
+        let frame = |baseline: f64| (x - half, baseline - LABEL_FONT, x + half, baseline + 2.0);
+        let free = |b: (f64, f64, f64, f64), boxes: &[(f64, f64, f64, f64)]| {
+            b.1 >= top
+                && b.3 <= bottom
+                && boxes
+                    .iter()
+                    .all(|o| b.2 <= o.0 || o.2 <= b.0 || b.3 <= o.1 || o.3 <= b.1)
         };
         let below_at = |step: f64| y + radius + LABEL_FONT + 2.0 + step * (LABEL_FONT + 2.0);
         let above_at = |step: f64| y - radius - 5.0 - step * (LABEL_FONT + 2.0);
-        let tries = (0..12).flat_map(|step| {
+        let tries = (0..24).flat_map(|step| {
             let step = f64::from(step);
             if below {
                 [below_at(step), above_at(step)]
@@ -681,7 +715,8 @@ impl Labels {
                 [above_at(step), below_at(step)]
             }
         });
-        let mut chosen = if below { below_at(0.0) } else { above_at(0.0) };
+        let inside = |baseline: f64| baseline.clamp(top + LABEL_FONT, bottom - 2.0);
+        let mut chosen = inside(if below { below_at(0.0) } else { above_at(0.0) });
         for baseline in tries {
             if free(frame(baseline), &self.boxes) {
                 chosen = baseline;
@@ -689,7 +724,7 @@ impl Labels {
             }
         }
         self.boxes.push(frame(chosen));
-        chosen
+        (x, chosen)
     }
 }
 
@@ -893,13 +928,21 @@ fn svg_axes(out: &mut String, plot: &Plot) {
     );
 }
 
-/// The mistakes: a dot for each, a label for those of two discs or more.
+/// The mistakes: a dot for each, a label for those of two discs or more (over no dot,
+/// inside the frame).
 fn svg_mistakes(out: &mut String, plot: &Plot, rows: &[Row]) {
-    let mut labels = Labels::default();
-    for row in rows.iter().filter(|row| row.lost > 0) {
+    let mistakes: Vec<&Row> = rows.iter().filter(|row| row.lost > 0).collect();
+    let dot = |row: &Row| {
+        (
+            plot.x(row.number),
+            plot.y(row.for_black(row.played_score)),
+            3.0 + 2.0 * f64::from(row.lost).sqrt(),
+        )
+    };
+    let dots: Vec<(f64, f64, f64)> = mistakes.iter().map(|row| dot(row)).collect();
+    let mut labels = Labels::new((LEFT, TOP, LEFT + PLOT_W, TOP + PLOT_H), &dots);
+    for (row, &(cx, cy, radius)) in mistakes.iter().zip(&dots) {
         let lost = row.lost;
-        let (cx, cy) = (plot.x(row.number), plot.y(row.for_black(row.played_score)));
-        let radius = 3.0 + 2.0 * f64::from(lost).sqrt();
         let fill = if row.color == Color::Black {
             "#d62728"
         } else {
@@ -916,10 +959,10 @@ fn svg_mistakes(out: &mut String, plot: &Plot, rows: &[Row]) {
         if lost >= 2 {
             let text = format!("{}.{} -{lost}", row.number, row.played);
             // Below the curve when it fell there (a Black mistake), above it otherwise.
-            let baseline = labels.place(cx, cy, radius, &text, row.color == Color::Black);
+            let (x, baseline) = labels.place(cx, cy, radius, &text, row.color == Color::Black);
             let _ = writeln!(
                 out,
-                "<text x=\"{cx:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\" font-size=\"{LABEL_FONT}\">{text}</text>"
+                "<text x=\"{x:.1}\" y=\"{baseline:.1}\" text-anchor=\"middle\" font-size=\"{LABEL_FONT}\">{text}</text>"
             );
         }
     }

@@ -5,7 +5,10 @@
 //! and selective ones beyond (to `--deep`); for each game phase (empties in tens) and
 //! depth `d`, the line from the value at `shallow_depth(d)` plies to the value at `d`.
 //! Endgame: for positions with 12 to 20 empties, the line from a 2-ply search to the
-//! exact score, with its sigma linear in the empties.
+//! exact score, with its sigma linear in the empties (the solver's selective solves);
+//! for positions with 20 to 24 empties (one game in five), the line from a selective
+//! search of about half the empties to the exact score, likewise (the end cut of solves
+//! searched in the midgame, far from the end).
 
 use super::out::{Failure, out, outln};
 use std::fmt::Write as _;
@@ -94,6 +97,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     // The values of one position at every depth 0..=deep (None where a search skipped it).
     let mut midgame: Vec<(u32, Vec<Option<f64>>)> = Vec::new();
     let mut endgame: Vec<(u32, f64, f64)> = Vec::new();
+    // (empties, the value of the end cut's probe, the exact score).
+    let mut end_cut: Vec<(u32, f64, f64)> = Vec::new();
     for (n, game) in games.iter().step_by(step).take(games_wanted).enumerate() {
         let hash = mix64(n as u64 + 1);
         let mid_empties = 14 + (hash % 41) as u32;
@@ -141,17 +146,50 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
                 endgame.push((empties, f64::from(shallow.score), f64::from(exact.score)));
             }
         }
+        let cut_empties = END_CUT_FROM + ((hash >> 40) % 5) as u32;
+        if n % END_CUT_EVERY == 0
+            && let Some(pos) = position_with(game, cut_empties)
+            && !pos.is_game_over()
+        {
+            end_cut.push(end_cut_pair(&mut searcher, &pos, &stop));
+        }
         if n % 50 == 49 {
             log::info!("fit-probcut: {} games", n + 1);
         }
     }
-    let source = render(&midgame, &endgame, &eval, deep)?;
+    let source = render(&midgame, (&endgame, &end_cut), &eval, deep)?;
     match out {
         Some(path) => iago_core::files::write(std::path::Path::new(&path), source.as_bytes())
             .map_err(String::from)?,
         None => out!("{source}")?,
     }
     Ok(())
+}
+
+/// The end cut is fitted on one game in this many, at this many empties and up to four
+/// more (exact solves of a fraction of a second).
+const END_CUT_EVERY: usize = 5;
+const END_CUT_FROM: u32 = 20;
+
+/// (empties, the value of the end cut's probe, the exact score) of `pos`: the probe is a
+/// selective search of about half the empties, as a solve searched in the midgame makes.
+fn end_cut_pair(
+    searcher: &mut Searcher<Position>,
+    pos: &Position,
+    stop: &AtomicBool,
+) -> (u32, f64, f64) {
+    let empties = pos.empty_count();
+    searcher.clear();
+    let exact = searcher.search(pos, &Limits::default(), stop, &mut |_| {});
+    searcher.clear();
+    searcher.set_selectivity(true);
+    let limits = Limits {
+        depth: Some(shallow_depth(empties as i32) as u32),
+        ..Limits::default()
+    };
+    let probe = searcher.search(pos, &limits, stop, &mut |_| {});
+    searcher.set_selectivity(false);
+    (empties, f64::from(probe.score), f64::from(exact.score))
 }
 
 /// The game's position when it first has `empties` empties.
@@ -166,9 +204,12 @@ fn position_with(game: &iago_core::othello::wthor::WthorGame, empties: u32) -> O
     (pos.empty_count() == empties).then_some(pos)
 }
 
+/// (empties, shallow value, exact score) triples.
+type EndPairs = [(u32, f64, f64)];
+
 fn render(
     midgame: &[(u32, Vec<Option<f64>>)],
-    endgame: &[(u32, f64, f64)],
+    (endgame, end_cut): (&EndPairs, &EndPairs),
     eval: &str,
     deep: i32,
 ) -> Result<String, String> {
@@ -177,13 +218,15 @@ fn render(
     writeln!(
         text,
         "//! ProbCut parameters fitted by `scripts/fit-probcut` (`iago fit-probcut`) with the\n\
-         //! `{eval}` evaluation on {} midgame and {} endgame positions from WTHOR games.\n\
+         //! `{eval}` evaluation on {} midgame, {} endgame and {} end cut positions from\n\
+         //! WTHOR games.\n\
          //! Do not edit by hand: refit when the evaluation changes.\n\n\
          // Fitted numbers may come close to named constants by chance.\n\
          #![allow(clippy::approx_constant)]\n\n\
          use crate::search::probcut::Fit;\n",
         midgame.len(),
-        endgame.len()
+        endgame.len(),
+        end_cut.len()
     )
     .map_err(w)?;
     writeln!(
@@ -219,11 +262,40 @@ fn render(
         writeln!(text, "    ],").map_err(w)?;
     }
     writeln!(text, "];\n").map_err(w)?;
+    let (base, slope) =
+        fit_growing(endgame, 12..=20).ok_or("fit-probcut: too few endgame positions")?;
+    writeln!(text, "/// The shallow depth of selective solves.").map_err(w)?;
+    writeln!(text, "pub const ENDGAME_DEPTH: i32 = {ENDGAME_DEPTH};").map_err(w)?;
+    writeln!(
+        text,
+        "/// Exact score on the shallow value; `sigma` at zero empties."
+    )
+    .map_err(w)?;
+    writeln!(text, "pub const ENDGAME: Fit = {};", literal(base)).map_err(w)?;
+    writeln!(text, "/// Growth of the endgame sigma per empty.").map_err(w)?;
+    writeln!(text, "pub const ENDGAME_SIGMA_SLOPE: f32 = {slope:.3};").map_err(w)?;
+    let (base, slope) = fit_growing(end_cut, END_CUT_FROM..=END_CUT_FROM + 4)
+        .ok_or("fit-probcut: too few end cut positions")?;
+    writeln!(
+        text,
+        "/// Exact score on a selective search of about half the empties (the end cut of a\n\
+         /// solve searched in the midgame); `sigma` at zero empties."
+    )
+    .map_err(w)?;
+    writeln!(text, "pub const END_CUT: Fit = {};", literal(base)).map_err(w)?;
+    writeln!(text, "/// Growth of the end cut's sigma per empty.").map_err(w)?;
+    writeln!(text, "pub const END_CUT_SIGMA_SLOPE: f32 = {slope:.3};").map_err(w)?;
+    Ok(text)
+}
+
+/// The line from a shallow value to the exact score over (empties, shallow, exact)
+/// triples, its sigma at zero empties, and the sigma's growth per empty (a line through
+/// the sigmas of each number of empties in `range`).
+fn fit_growing(endgame: &EndPairs, range: std::ops::RangeInclusive<u32>) -> Option<(Fit, f32)> {
     let pairs: Vec<(f64, f64)> = endgame.iter().map(|&(_, x, y)| (x, y)).collect();
-    let fit = fit_line(&pairs).ok_or("fit-probcut: too few endgame positions")?;
-    // Sigma per empties, then a line through them.
+    let fit = fit_line(&pairs)?;
     let mut sigmas = Vec::new();
-    for empties in 12..=20 {
+    for empties in range {
         let residuals: Vec<f64> = endgame
             .iter()
             .filter(|e| e.0 == empties)
@@ -240,26 +312,11 @@ fn render(
         b: fit.sigma,
         sigma: 0.0,
     });
-    writeln!(text, "/// The shallow depth of selective solves.").map_err(w)?;
-    writeln!(text, "pub const ENDGAME_DEPTH: i32 = {ENDGAME_DEPTH};").map_err(w)?;
-    writeln!(
-        text,
-        "/// Exact score on the shallow value; `sigma` at zero empties."
-    )
-    .map_err(w)?;
     let base = Fit {
         sigma: growth.b.max(1.0),
         ..fit
     };
-    writeln!(text, "pub const ENDGAME: Fit = {};", literal(base)).map_err(w)?;
-    writeln!(text, "/// Growth of the endgame sigma per empty.").map_err(w)?;
-    writeln!(
-        text,
-        "pub const ENDGAME_SIGMA_SLOPE: f32 = {:.3};",
-        growth.a.max(0.0)
-    )
-    .map_err(w)?;
-    Ok(text)
+    Some((base, growth.a.max(0.0)))
 }
 
 fn literal(fit: Fit) -> String {

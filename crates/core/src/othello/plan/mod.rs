@@ -17,10 +17,10 @@ mod stability;
 use std::time::Duration;
 
 use crate::game::{Game, Score};
-use crate::search::Run;
 use crate::search::plan::{Course, Plan, ProbCut, Searchable, Step};
 use crate::search::probcut::confidence_percent;
 use crate::search::time::{self, Schedule};
+use crate::search::{Confidence, Run};
 
 use super::{DISC, Move, Position};
 use clock::solve_start_time;
@@ -98,8 +98,43 @@ impl Plan<Position> for OthelloPlan {
     }
 
     #[inline(always)]
-    fn probcut(pos: &Position, depth: i32) -> Option<ProbCut> {
-        probcut::midgame_cut(pos, depth)
+    fn probcut(pos: &Position, depth: i32, end: Option<usize>) -> Option<ProbCut> {
+        if depth >= pos.empty_count() as i32 {
+            end.map(|level| probcut::end_cut(pos, level))
+        } else {
+            probcut::midgame_cut(pos, depth)
+        }
+    }
+
+    #[inline(always)]
+    fn reaches_end(pos: &Position, depth: i32) -> bool {
+        depth >= pos.empty_count() as i32
+    }
+
+    fn solves_in_midgame(&self, score: Score) -> bool {
+        solves_in_midgame(self.empties, score)
+    }
+
+    fn proven(run: &Run<'_, Position>, pos: &Position) -> Option<(Move, Score)> {
+        endgame::proven(run, pos)
+    }
+
+    fn may_solve(&self, course: &Course) -> bool {
+        course.reach.exact >= self.empties
+    }
+
+    fn solve_line(
+        run: &Run<'_, Position>,
+        pos: &Position,
+        first: Move,
+        score: Score,
+        confidence: Confidence,
+    ) -> Option<Vec<Move>> {
+        match confidence {
+            Confidence::Exact => endgame::exact_line(run, pos, first, score),
+            Confidence::Probable(_) => endgame::table_line(run, pos, first),
+            _ => None,
+        }
     }
 
     #[inline(always)]
@@ -132,8 +167,37 @@ fn pre_solve_depth(empties: u32) -> u32 {
 /// in its solves.
 const SATURATED: Score = crate::eval::pattern::LIMIT;
 
+/// Beyond this many empties, where the solver alone takes hours even at its least sure
+/// level (at 38 empties, no result of level 0 in 90 s), a solve is a midgame search to
+/// the end of the game (the midgame table, probable cuts against the end predicted by
+/// searches of about half the empties) down to where the solver takes over: 12 s for
+/// level 0 at 38 empties.
+const SOLVER_ROOTS: u32 = 30;
+
+/// Whether a solve at `empties` after a step that scored `score` is searched in the
+/// midgame: beyond [`SOLVER_ROOTS`], unless the score is a wipe-out's (saturated), where
+/// the solver's stability and mobility cuts end the solve at once (FFO #59, 34 empties,
+/// +64: 24 M nodes from the solver's levels, 360 M from the midgame ones).
+fn solves_in_midgame(empties: u32, score: Score) -> bool {
+    empties > SOLVER_ROOTS && score.abs() < SATURATED
+}
+
+/// The selective levels (of [`SELECTIVE_T`]) a solve at `empties` steps through before
+/// the exact one: within the solver's reach, 73% and 89% (they order the exact solve at
+/// a hundredth of its cost; more levels would cost more than they save: 50% more nodes
+/// on FFO #45-#53 with four); beyond, every level, each a result the exact solve may
+/// never bring, in steps small enough that each comes soon after the one before.
+fn selective_levels(empties: u32, score: Score) -> &'static [usize] {
+    if solves_in_midgame(empties, score) {
+        &[0, 1, 2, 3, 4, 5, 6, 7, 8]
+    } else {
+        &[2, 4]
+    }
+}
+
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
-const SELECTIVE_COST: [f64; 2] = [0.05, 0.1];
+const SELECTIVE_COST: [f64; SELECTIVE_T.len()] =
+    [0.01, 0.02, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3];
 
 /// How many times the last iteration's time the next selective level is expected to take
 /// (from the midgame's last iteration to level 0, and from one level to the next). The
@@ -168,12 +232,17 @@ fn step_after(
         })
     };
     let exact_allowed = reach.exact >= empties;
+    // The selective levels this solve steps through, by rank.
+    let levels = selective_levels(empties, score);
+    let level_at = |rank: usize| levels.get(rank).copied();
     let win_loss_draw_fits = || !plan.scores_only && fits(WIN_LOSS_DRAW_COST);
-    let solve_from = |level: usize| {
+    let solve_from = |rank: usize| {
         if !exact_allowed {
             // Only the win/loss/draw solve is within the level's reach.
-            (level == 0 && win_loss_draw_fits()).then_some(Step::WinLossDraw)
-        } else if plan.selective && level < SELECTIVE_COST.len() && fits(SELECTIVE_COST[level]) {
+            (rank == 0 && win_loss_draw_fits()).then_some(Step::WinLossDraw)
+        } else if let Some(level) =
+            level_at(rank).filter(|&level| plan.selective && fits(SELECTIVE_COST[level]))
+        {
             Some(Step::Selective(level))
         } else if fits(1.0) {
             Some(Step::Exact)
@@ -183,14 +252,16 @@ fn step_after(
             None
         }
     };
-    // The selective level `level`, where the time of the last iteration says it ends
+    // The selective level of `rank`, where the time of the last iteration says it ends
     // within the move's time.
-    let measured_selective = |level: usize| {
-        (exact_allowed
-            && plan.selective
-            && level < SELECTIVE_COST.len()
-            && time::next_fits(budget, start.elapsed(), last.mul_f64(SELECTIVE_GROWTH)))
-        .then_some(Step::Selective(level))
+    let measured_selective = |rank: usize| {
+        level_at(rank)
+            .filter(|_| {
+                exact_allowed
+                    && plan.selective
+                    && time::next_fits(budget, start.elapsed(), last.mul_f64(SELECTIVE_GROWTH))
+            })
+            .map(Step::Selective)
     };
     match previous {
         Step::Midgame(depth) => {
@@ -207,17 +278,19 @@ fn step_after(
         }
         // With a fixed time per move, time left over is lost: the next level is tried
         // even where it may not finish (an unfinished one keeps a move it proved better).
-        Step::Selective(level) => solve_from(level + 1)
-            .or_else(|| measured_selective(level + 1))
-            .or_else(|| {
-                budget
-                    .spend_all
-                    .then_some(if level + 1 < SELECTIVE_COST.len() {
-                        Step::Selective(level + 1)
-                    } else {
-                        Step::Exact
-                    })
-            }),
+        Step::Selective(level) => {
+            let next = levels
+                .iter()
+                .position(|&other| other == level)
+                .map_or(levels.len(), |rank| rank + 1);
+            solve_from(next)
+                .or_else(|| measured_selective(next))
+                .or_else(|| {
+                    budget
+                        .spend_all
+                        .then(|| level_at(next).map_or(Step::Exact, Step::Selective))
+                })
+        }
         Step::WinLossDraw => {
             (exact_allowed && (fits(1.0) || budget.spend_all)).then_some(Step::Exact)
         }
@@ -294,7 +367,7 @@ mod tests {
     fn the_exact_solve_comes_when_it_fits_in_the_time() {
         let empties = 24;
         let plenty = estimated_solve_time(empties, 1) * 3;
-        let step = next_step(Step::Selective(2), empties, &budget(plenty), Duration::ZERO);
+        let step = next_step(Step::Selective(4), empties, &budget(plenty), Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));
     }
 
@@ -306,7 +379,7 @@ mod tests {
         assert!(estimated_solve_time(empties, 2).mul_f64(0.5) < time);
         let next = |threads| {
             step_after(
-                Step::Selective(1),
+                Step::Selective(4),
                 empties,
                 &plan(60, FULL, true, threads, &budget(time)),
                 Duration::ZERO,
@@ -333,12 +406,12 @@ mod tests {
         // Room for the win/loss/draw solve (0.4 of the estimate, half of it needed) but
         // not for the exact one (half an estimate).
         let some = estimated_solve_time(empties, 1).mul_f64(0.3);
-        let step = next_step(Step::Selective(2), empties, &budget(some), Duration::ZERO);
+        let step = next_step(Step::Selective(4), empties, &budget(some), Duration::ZERO);
         assert_eq!(step, Some(Step::WinLossDraw));
         let after = next_step(Step::WinLossDraw, empties, &budget(some), Duration::ZERO);
         assert_eq!(after, None);
         let none = next_step(
-            Step::Selective(2),
+            Step::Selective(4),
             empties,
             &budget(Duration::from_millis(1)),
             Duration::ZERO,
@@ -351,15 +424,15 @@ mod tests {
         let empties = 26;
         let movetime = budget_ms(100, 100, true);
         let after = |step| next_step(step, empties, &movetime, Duration::ZERO);
-        assert_eq!(after(Step::Selective(0)), Some(Step::Selective(1)));
-        assert_eq!(after(Step::Selective(2)), Some(Step::Exact));
+        assert_eq!(after(Step::Selective(2)), Some(Step::Selective(4)));
+        assert_eq!(after(Step::Selective(4)), Some(Step::Exact));
         // On a clock, time saved is kept for later moves.
         let clock = time::Budget {
             spend_all: false,
             ..movetime
         };
         let step = next_step(
-            Step::Selective(0),
+            Step::Selective(2),
             empties,
             &clock,
             Duration::from_millis(60),
@@ -375,16 +448,16 @@ mod tests {
         // hard limit, the midgame iterations have reached their deepest.
         let empties = 28;
         let clock = budget_ms(3000, 6000, false);
-        assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[0]) > clock.hard.unwrap());
+        assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[2]) > clock.hard.unwrap());
         let after = |step, last| next_step(step, empties, &clock, Duration::from_millis(last));
         assert_eq!(after(Step::Midgame(26), 70), Some(Step::Midgame(27)));
-        assert_eq!(after(Step::Midgame(27), 70), Some(Step::Selective(0)));
-        assert_eq!(after(Step::Selective(0), 300), Some(Step::Selective(1)));
+        assert_eq!(after(Step::Midgame(27), 70), Some(Step::Selective(2)));
+        assert_eq!(after(Step::Selective(2), 300), Some(Step::Selective(4)));
         // The exact solve still needs its estimate.
-        assert_eq!(after(Step::Selective(1), 800), None);
+        assert_eq!(after(Step::Selective(4), 800), None);
         // A level expected to end past twice the share is not started.
         assert_eq!(after(Step::Midgame(27), 2000), None);
-        assert_eq!(after(Step::Selective(0), 2000), None);
+        assert_eq!(after(Step::Selective(2), 2000), None);
         // Without the selective solves, nothing follows the midgame.
         let plain = step_after(
             Step::Midgame(27),
@@ -413,7 +486,7 @@ mod tests {
             )
         };
         // 16 empties: the selective solves lead to the exact one, from depth 6.
-        assert_eq!(next(Step::Midgame(6), 16), Some(Step::Selective(0)));
+        assert_eq!(next(Step::Midgame(6), 16), Some(Step::Selective(2)));
         // 18 empties: only the sign is within reach, and nothing follows it.
         assert_eq!(next(Step::Midgame(8), 18), Some(Step::WinLossDraw));
         assert_eq!(next(Step::WinLossDraw, 18), None);
@@ -449,7 +522,7 @@ mod tests {
             ..plan(60, FULL, true, 1, &budget(some))
         };
         assert_eq!(
-            step_after(Step::Selective(2), 24, &timed, Duration::ZERO, 0),
+            step_after(Step::Selective(4), 24, &timed, Duration::ZERO, 0),
             None
         );
     }
@@ -459,7 +532,7 @@ mod tests {
         let unlimited = time::Budget::default();
         assert_eq!(
             next_step(Step::Midgame(12), 30, &unlimited, Duration::ZERO),
-            Some(Step::Selective(0))
+            Some(Step::Selective(2))
         );
         assert_eq!(
             next_step(Step::Midgame(12), 38, &unlimited, Duration::ZERO),
@@ -471,8 +544,36 @@ mod tests {
         );
     }
 
+    /// Without a deadline, a solve within the solver's reach steps through 73% and 89%;
+    /// one beyond 30 empties through every level, from 38% to 99%, then the exact one.
+    #[test]
+    fn the_selective_levels_of_a_solve_by_its_empties() {
+        let unlimited = time::Budget::default();
+        let ladder = |empties, first| {
+            let mut steps = vec![first];
+            while let Some(step) =
+                next_step(*steps.last().unwrap(), empties, &unlimited, Duration::ZERO)
+            {
+                steps.push(step);
+            }
+            steps
+        };
+        let solver: Vec<Step> = [2, 4]
+            .map(Step::Selective)
+            .into_iter()
+            .chain([Step::Exact])
+            .collect();
+        assert_eq!(ladder(24, Step::Selective(2)), solver);
+        let beyond: Vec<Step> = (0..9).map(Step::Selective).chain([Step::Exact]).collect();
+        assert_eq!(ladder(38, Step::Selective(0)), beyond);
+        let percents: Vec<u8> = (0..9).map(OthelloPlan::selective_confidence).collect();
+        assert_eq!(percents, [38, 58, 73, 82, 89, 93, 95, 98, 99]);
+    }
+
     /// A midgame score at the end of the evaluation's scale goes to the solve at once,
-    /// where a solve is within reach; short of it, or out of reach, the midgame goes on.
+    /// where a solve is within reach, and to the solver's own levels even beyond 30
+    /// empties (a wipe-out is the solver's fastest case); short of it, or out of reach,
+    /// the midgame goes on.
     #[test]
     fn a_saturated_midgame_score_goes_to_the_solve() {
         let unlimited = time::Budget::default();
@@ -480,9 +581,16 @@ mod tests {
         for score in [SATURATED, -SATURATED, 64 * DISC, -64 * DISC] {
             assert_eq!(
                 step_after(Step::Midgame(5), 34, &full, Duration::ZERO, score),
-                Some(Step::Selective(0)),
+                Some(Step::Selective(2)),
                 "{score}"
             );
+            let after = |step| step_after(step, 34, &full, Duration::ZERO, score);
+            assert_eq!(
+                after(Step::Selective(2)),
+                Some(Step::Selective(4)),
+                "{score}"
+            );
+            assert_eq!(after(Step::Selective(4)), Some(Step::Exact), "{score}");
         }
         assert_eq!(
             step_after(Step::Midgame(5), 34, &full, Duration::ZERO, SATURATED - 1),
@@ -514,7 +622,7 @@ mod tests {
             may_save: false,
             unsettled: None,
         };
-        let step = next_step(Step::Selective(2), 30, &unlimited, Duration::ZERO);
+        let step = next_step(Step::Selective(4), 30, &unlimited, Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));
     }
 }

@@ -2,13 +2,13 @@
 
 use std::io::IsTerminal;
 
-use iago_tools::cli::out::{Failure, write};
+use iago::cli::out::{Failure, write};
 
 use iago_core::games;
 use iago_core::options::{self, ENGINE_OPTIONS, Settings};
 use iago_core::protocol::{self, Protocol};
 
-use iago_tools::cli::args::refused_text;
+use iago::cli::args::refused_text;
 
 const HELP: &str = "usage: iago [ENGINE OPTIONS]
 

@@ -1,9 +1,9 @@
 //! The `iago` command: engine mode (a protocol on stdin/stdout) by default, or one of the
-//! subcommands below, each in its own module of `iago-tools` (`crates/tools/src/cli/`).
+//! subcommands below, each in its own module of `src/cli/`.
 
 mod engine_mode;
 
-use iago_tools::cli;
+use iago::cli;
 
 use std::process::ExitCode;
 

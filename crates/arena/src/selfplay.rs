@@ -1,12 +1,12 @@
 //! In-process games between two evaluators: each side a [`Searcher`] in this process, no
 //! protocol in between. For comparing evaluators quickly at equal depth or equal time;
-//! matches between engine processes go through [`super::runner`].
+//! matches between engine processes go through [`crate::runner`].
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::openings::Opening;
-use super::stats::Tally;
+use crate::openings::Opening;
+use crate::stats::Tally;
 use iago_core::eval::othello_evaluator;
 use iago_core::game::{Color, Evaluator, Game};
 use iago_core::othello::Position;
@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn games_are_decided_and_colour_swapped() {
-        let openings = crate::arena::openings::default_openings();
+        let openings = crate::openings::default_openings();
         let openings = &openings[..2];
         let summary = run(
             ["discs", "mobility"],
@@ -240,7 +240,7 @@ mod tests {
     fn the_same_evaluator_against_itself_is_symmetric() {
         // Each opening is played from both sides by identical players at fixed depth:
         // the two games are the same game, so the pair scores exactly one point.
-        let openings = crate::arena::openings::default_openings();
+        let openings = crate::openings::default_openings();
         let summary = run(
             ["cowthello", "cowthello"],
             &openings[..3],

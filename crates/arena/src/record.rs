@@ -9,7 +9,7 @@ use std::any::Any;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::driver::Fault;
+use crate::driver::Fault;
 
 use iago_core::game::{Color, Game};
 use iago_core::othello::notation::format_position;

@@ -9,11 +9,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
-use super::game::GameSetup;
-use super::nboard::shorten;
-use super::process::EngineProcess;
-use super::record::ArenaRecord;
+use crate::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
+use crate::game::GameSetup;
+use crate::nboard::shorten;
+use crate::process::EngineProcess;
+use crate::record::ArenaRecord;
 use iago_core::engine::EngineGame;
 use iago_core::game::Color;
 use iago_core::othello::Position;

@@ -11,14 +11,14 @@ use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::driver::{Driver, Fault, FaultKind};
-use super::game::{self, GameOutcome, GameSetup, MoveLimits, Seat};
-use super::gtp::GtpDriver;
-use super::nboard::NBoardDriver;
-use super::openings::{Opening, is_othello};
-use super::record;
-use super::spec::{EngineSpec, Protocol};
-use super::stats::{Sprt, SprtVerdict, Tally};
+use crate::driver::{Driver, Fault, FaultKind};
+use crate::game::{self, GameOutcome, GameSetup, MoveLimits, Seat};
+use crate::gtp::GtpDriver;
+use crate::nboard::NBoardDriver;
+use crate::openings::{Opening, is_othello};
+use crate::record;
+use crate::spec::{EngineSpec, Protocol};
+use crate::stats::{Sprt, SprtVerdict, Tally};
 use iago_core::engine::EngineGame;
 use iago_core::files::Replacement;
 use iago_core::game::{Color, Game};
@@ -315,7 +315,7 @@ fn ending<G: EngineGame>(outcome: &GameOutcome<G>) -> Option<&'static str> {
 /// An NBoard engine, for Othello (the match refuses NBoard engines for other games).
 fn nboard_engine<G: EngineGame>(
     command: &str,
-    time_control: super::driver::TimeControl,
+    time_control: crate::driver::TimeControl,
     deadline: Instant,
 ) -> Result<Box<dyn Driver<G>>, Fault> {
     let driver = NBoardDriver::start(command, time_control, deadline)?;
@@ -515,7 +515,7 @@ impl Progress {
         if !self.enabled {
             return;
         }
-        let line = super::report::progress_line(summary);
+        let line = crate::report::progress_line(summary);
         let mut err = std::io::stderr().lock();
         let _ = if self.terminal {
             write!(err, "\r\x1b[2K{line}")

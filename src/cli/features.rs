@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::args::{Args, is_option};
 use super::out::{Failure, outln};
-use crate::corpus::records::{self, GamePosition};
+use iago_training::corpus::records::{self, GamePosition};
 use iago_core::eval::features;
 use iago_core::files::{self, Replacement};
 use iago_core::othello::notation::format_position;

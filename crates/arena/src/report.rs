@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::driver::FaultKind;
-use super::runner::MatchSummary;
-use super::stats::{SprtVerdict, Tally};
+use crate::driver::FaultKind;
+use crate::runner::MatchSummary;
+use crate::stats::{SprtVerdict, Tally};
 
 /// `[ 37/100] a vs b 30-2-5 (83.8%) Elo +281 ±150 LLR 1.23 (-2.94, 2.94) forfeits 1`
 pub fn progress_line(summary: &MatchSummary) -> String {
@@ -220,8 +220,8 @@ pub(super) fn percent(score: Option<f64>) -> String {
     score.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s))
 }
 
-/// `+281 ± 150` (see [`crate::arena::stats::EloEstimate::text`]), `-` before any game.
-pub(crate) fn elo_text(tally: &Tally) -> String {
+/// `+281 ± 150` (see [`crate::stats::EloEstimate::text`]), `-` before any game.
+pub fn elo_text(tally: &Tally) -> String {
     tally
         .elo()
         .map_or("-".to_string(), |estimate| estimate.text())
@@ -230,7 +230,7 @@ pub(crate) fn elo_text(tally: &Tally) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::runner::{EngineStats, PairingStats};
+    use crate::runner::{EngineStats, PairingStats};
 
     fn summary() -> MatchSummary {
         let pairing = |first, second, wins, draws, losses| PairingStats {

@@ -5,8 +5,8 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use super::process::ProcessError;
-use super::record::ArenaRecord;
+use crate::process::ProcessError;
+use crate::record::ArenaRecord;
 use iago_core::game::Game;
 use iago_core::othello::{Move, Position};
 

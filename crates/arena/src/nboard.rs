@@ -5,9 +5,9 @@
 
 use std::time::Instant;
 
-use super::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
-use super::process::EngineProcess;
-use super::record::{self, ArenaRecord};
+use crate::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
+use crate::process::EngineProcess;
+use crate::record::{self, ArenaRecord};
 use iago_core::othello::{Move, Position};
 
 pub struct NBoardDriver {

@@ -5,9 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::driver::{Driver, Fault, FaultKind, MoveRequest, TimeControl};
-use super::openings::Opening;
-use super::record::{ArenaRecord, RecordedMove};
+use crate::driver::{Driver, Fault, FaultKind, MoveRequest, TimeControl};
+use crate::openings::Opening;
+use crate::record::{ArenaRecord, RecordedMove};
 use iago_core::engine::EngineGame;
 use iago_core::game::{Color, Game};
 use iago_core::games::{self, GameEntry};

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::args::Args;
-use crate::arena::{
+use iago_arena::{
     EngineSpec, MatchConfig, MoveLimits, Protocol, Sprt, TimeControl, nboard, openings, report,
     run_match,
 };

@@ -211,11 +211,11 @@ fn read_games(options: &Options) -> Result<(GameFile, Option<String>), String> {
 /// The games of iago's own record files (`iago selfplay`, `pack-games`), as transcripts
 /// (numbered by record); `None` for bytes of any other kind.
 fn record_games(bytes: &[u8]) -> Option<Result<GameFile, String>> {
-    if !crate::corpus::records::is_record_file(bytes) {
+    if !iago_training::corpus::records::is_record_file(bytes) {
         return None;
     }
-    Some(crate::corpus::records::decode(bytes).map(|games| {
-        let transcript = |game: &crate::corpus::records::GameRecord| -> String {
+    Some(iago_training::corpus::records::decode(bytes).map(|games| {
+        let transcript = |game: &iago_training::corpus::records::GameRecord| -> String {
             game.moves
                 .iter()
                 .map(|&square| Move::from_index(square).to_string())

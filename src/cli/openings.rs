@@ -2,7 +2,7 @@
 
 use super::args::Args;
 use super::out::{Failure, out, outln};
-use crate::arena::openings::{BalanceSettings, format_balanced, generate_balanced};
+use iago_arena::openings::{BalanceSettings, format_balanced, generate_balanced};
 use iago_core::eval::othello_evaluator;
 use iago_core::options::{self, Range};
 

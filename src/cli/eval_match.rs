@@ -5,8 +5,8 @@ use super::out::{Failure, outln};
 use std::time::Duration;
 
 use super::args::Args;
-use crate::arena::openings::{default_openings, parse_openings};
-use crate::arena::selfplay::{self, MoveBudget, SelfPlaySummary};
+use iago_arena::openings::{default_openings, parse_openings};
+use iago_arena::selfplay::{self, MoveBudget, SelfPlaySummary};
 
 const HELP: &str = "usage: iago eval-match A B [--games N] [--depth D | --movetime MS]
                        [--openings FILE] [--threads T]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::Args;
-use crate::train::{
+use iago_training::train::{
     Dataset, Labels, Optimizer, Sample, TrainConfig, Trainer, fit, load_games, load_samples,
     load_wthor,
 };

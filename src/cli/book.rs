@@ -14,7 +14,7 @@ use super::out::{Failure, outln};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::book_build::{BuildSettings, build_book};
+use iago_training::book_build::{BuildSettings, build_book};
 use iago_core::book::{Book, BookChoice, LearnSettings};
 use iago_core::eval::othello_evaluator;
 use iago_core::options::{self, Range};

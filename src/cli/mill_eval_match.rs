@@ -6,7 +6,7 @@ use super::out::{Failure, outln};
 use std::sync::atomic::AtomicBool;
 
 use super::args::Args;
-use crate::arena::Tally;
+use iago_arena::Tally;
 use iago_core::game::{Color, Game};
 use iago_core::mill::MillPosition;
 use iago_core::mill::eval::mill_evaluator;
@@ -59,7 +59,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             ..Limits::default()
         },
     };
-    let openings = crate::arena::openings::random_openings(
+    let openings = iago_arena::openings::random_openings(
         &MillPosition::start(),
         (games / 2) as usize,
         plies as usize,
@@ -95,7 +95,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         losses,
     };
     let limit = movetime.map_or(format!("depth {depth}"), |ms| format!("{ms} ms a move"));
-    let elo = crate::arena::report::elo_text(&tally);
+    let elo = iago_arena::report::elo_text(&tally);
     outln!(
         "mill-eval-match {a} vs {b}, {limit}: {} games, {a} +{wins} ={draws} -{losses} ({:.1}%, Elo {elo}), {played} plies",
         tally.games(),

@@ -7,10 +7,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::args::Args;
-use crate::arena::driver::{Driver, Fault, MoveRequest};
-use crate::arena::nboard::NBoardDriver;
-use crate::arena::record::ArenaRecord;
-use crate::arena::{EngineSpec, Protocol, TimeControl};
+use iago_arena::driver::{Driver, Fault, MoveRequest};
+use iago_arena::nboard::NBoardDriver;
+use iago_arena::record::ArenaRecord;
+use iago_arena::{EngineSpec, Protocol, TimeControl};
 use iago_core::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use iago_core::othello::obf::{ObfProblem, read_obf_file};
 use iago_core::othello::{DISC, Move};

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use super::args::{Args, is_option};
 use super::out::{Failure, outln};
-use crate::corpus::coded::GameWriter;
-use crate::corpus::distinct::Distinct;
-use crate::corpus::records;
+use iago_training::corpus::coded::GameWriter;
+use iago_training::corpus::distinct::Distinct;
+use iago_training::corpus::records;
 
 const HELP: &str = "usage: iago pack-games FILE... --out FILE
 

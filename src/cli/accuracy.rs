@@ -13,7 +13,7 @@ use iago_arena::record::ArenaRecord;
 use iago_arena::{EngineSpec, Protocol, TimeControl};
 use iago_core::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use iago_core::othello::obf::{ObfProblem, read_obf_file};
-use iago_core::othello::{DISC, Move};
+use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Limits, Searcher};
 
 const HELP: &str = "usage: iago accuracy [--file OBF] [--eval A,B,...] [--engine SPEC ...]
@@ -158,7 +158,8 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
             let named = |fault: Fault| format!("{}: {fault}", spec.name);
             let mut tally = Tally::default();
             let start = Instant::now();
-            let mut engine = NBoardDriver::start(&spec.command, TimeControl::Depth(depth), far())
+            let control = TimeControl::Depth(depth);
+            let mut engine = NBoardDriver::<Position>::start(&spec.command, control, false, far())
                 .map_err(named)?;
             for problem in problems {
                 if start.elapsed().as_secs_f64() >= budget {

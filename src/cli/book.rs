@@ -14,13 +14,13 @@ use super::out::{Failure, outln};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use iago_training::book_build::{BuildSettings, build_book};
 use iago_core::book::{Book, BookChoice, LearnSettings};
 use iago_core::eval::othello_evaluator;
 use iago_core::options::{self, Range};
 use iago_core::othello::game_input::GameFile;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::Searcher;
+use iago_training::book_build::{BuildSettings, build_book};
 
 const USAGE: &str = "usage: iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N] [--eval NAME] --out PATH
        iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 
 use super::args::{Args, is_option};
 use super::out::{Failure, outln};
-use iago_training::corpus::records::{self, GamePosition};
 use iago_core::eval::features;
 use iago_core::files::{self, Replacement};
 use iago_core::othello::notation::format_position;
+use iago_training::corpus::records::{self, GamePosition};
 
 const HELP: &str = "usage: iago features FILE... --out FEATURES [OPTIONS]
 

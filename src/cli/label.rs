@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::Args;
-use iago_training::label::{self, EXACT_DEPTH, LabelConfig};
-use iago_training::train::Labels;
 use iago_core::game::{Color, mix64};
 use iago_core::othello::Position;
 use iago_core::othello::wthor::{WthorGame, read_wthor_dir};
+use iago_training::label::{self, EXACT_DEPTH, LabelConfig};
+use iago_training::train::Labels;
 
 const HELP: &str = "usage: iago label --wthor DIR --out FILE [OPTIONS]
 

@@ -241,6 +241,7 @@ fn parse_args<G: EngineGame>(
         sprt,
         startup_timeout: startup,
         progress,
+        whole_game: false,
     }))
 }
 

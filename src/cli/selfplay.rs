@@ -8,11 +8,11 @@ use std::time::Instant;
 use super::args::Args;
 use super::out::{Failure, outln};
 use iago_arena::openings::parse_openings;
+use iago_core::files;
 use iago_training::corpus::coded::{GameWriter, MAX_GAMES};
 use iago_training::corpus::distinct::game_hash;
 use iago_training::corpus::records::{self, GameRecord};
 use iago_training::corpus::{SelfPlayConfig, play_games};
-use iago_core::files;
 
 const HELP: &str = "usage: iago selfplay --games N --out FILE [OPTIONS]
 

@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::Args;
-use iago_training::train::{
-    Dataset, Labels, Optimizer, Sample, TrainConfig, Trainer, fit, load_games, load_samples,
-    load_wthor,
-};
 use iago_core::eval::features::{MAX_STAGES, STAGES};
 use iago_core::eval::pattern::{PatternEval, PatternWeights};
 use iago_core::game::Evaluator;
 use iago_core::othello::{DISC, Position};
+use iago_training::train::{
+    Dataset, Labels, Optimizer, Sample, TrainConfig, Trainer, fit, load_games, load_samples,
+    load_wthor,
+};
 
 const HELP: &str =
     "usage: iago train [--wthor DIR] [--samples FILE ...] [--games FILE ...] [--test-games FILE ...]

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 use crate::process::ProcessError;
 use crate::record::ArenaRecord;
 use iago_core::game::Game;
-use iago_core::othello::{Move, Position};
 
 /// How the engines are limited, the same for every engine of a match.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,7 +89,7 @@ impl From<ProcessError> for Fault {
 }
 
 /// What an engine is asked for one move.
-pub struct MoveRequest<'a, G: Game = Position> {
+pub struct MoveRequest<'a, G: Game> {
     /// The game so far (start position and moves); the engine moves next.
     pub record: &'a ArenaRecord<G>,
     /// Remaining clock time of Black and White, for each that plays on a clock.
@@ -102,15 +101,14 @@ pub struct MoveRequest<'a, G: Game = Position> {
 /// An engine's answer: a move in its notation already read (legality is the game
 /// loop's to judge) and its evaluation if it gave one.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EngineMove<M = Move> {
+pub struct EngineMove<M> {
     pub mv: M,
     /// Discs, from the mover's point of view.
     pub eval: Option<f64>,
 }
 
-/// An engine under the control of the arena, as a GUI controls it (an Othello engine
-/// unless another game is named).
-pub trait Driver<G: Game = Position>: Send {
+/// An engine under the control of the arena, as a GUI controls it.
+pub trait Driver<G: Game>: Send {
     /// Prepares a new game (the first move request carries the position).
     fn new_game(&mut self, record: &ArenaRecord<G>, deadline: Instant) -> Result<(), Fault>;
 

@@ -11,7 +11,6 @@ use crate::record::{ArenaRecord, RecordedMove};
 use iago_core::engine::EngineGame;
 use iago_core::game::{Color, Game};
 use iago_core::games::{self, GameEntry};
-use iago_core::othello::Position;
 
 /// A game longer than this many plies is stopped as a draw (only Mill, with its draw
 /// rules switched off, gets there).
@@ -57,7 +56,7 @@ pub struct MoveLimits {
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameOutcome<G: Game = Position> {
+pub struct GameOutcome<G: Game> {
     /// The result for Black ([`EngineGame::black_result`], ±[`EngineGame::MAX_RESULT`]
     /// after a forfeit, 0 for a game stopped at [`MAX_PLIES`]).
     pub black_result: i32,

@@ -16,7 +16,6 @@ use crate::process::EngineProcess;
 use crate::record::ArenaRecord;
 use iago_core::engine::EngineGame;
 use iago_core::game::Color;
-use iago_core::othello::Position;
 
 /// Extension commands that set a fixed search depth, tried in this order when the engine
 /// lists one of them; GTP itself has none.
@@ -173,7 +172,7 @@ impl GtpConnection {
     }
 }
 
-pub struct GtpDriver<G: EngineGame = Position> {
+pub struct GtpDriver<G: EngineGame> {
     connection: GtpConnection,
     time_control: TimeControl,
     /// The position every game starts from: the engine reaches others by `play`.

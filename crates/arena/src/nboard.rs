@@ -8,28 +8,43 @@ use std::time::Instant;
 use crate::driver::{Driver, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
 use crate::process::EngineProcess;
 use crate::record::{self, ArenaRecord};
-use iago_core::othello::{Move, Position};
+use iago_core::engine::{EngineGame, GgfFormat};
 
-pub struct NBoardDriver {
+/// An NBoard engine of a game with GGF records ([`EngineGame::GGF`]: Othello).
+pub struct NBoardDriver<G: EngineGame> {
     process: EngineProcess,
+    ggf: GgfFormat<G>,
     time_control: TimeControl,
+    /// Send the whole game with `set game` before every move, as the NBoard GUI does,
+    /// instead of the moves played since the engine was last told the game.
+    whole_game: bool,
     last_ping: u64,
     /// The game the engine holds: its start and the moves it was told, if known.
-    known: Option<(Position, usize)>,
+    known: Option<(G, usize)>,
     name: Option<String>,
 }
 
-impl NBoardDriver {
-    /// Starts the engine and checks it answers a `ping` before `deadline`.
+impl<G: EngineGame> NBoardDriver<G> {
+    /// Starts the engine and checks it answers a `ping` before `deadline`; a game
+    /// without GGF records is refused before anything is started.
     pub fn start(
         command: &str,
         time_control: TimeControl,
+        whole_game: bool,
         deadline: Instant,
-    ) -> Result<NBoardDriver, Fault> {
+    ) -> Result<NBoardDriver<G>, Fault> {
+        let ggf = G::GGF.ok_or_else(|| {
+            Fault::new(
+                FaultKind::Refused,
+                "NBoard engines play only games with GGF records (Othello)",
+            )
+        })?;
         let process = EngineProcess::spawn(command)?;
         let mut driver = NBoardDriver {
             process,
+            ggf,
             time_control,
+            whole_game,
             last_ping: 0,
             known: None,
             name: None,
@@ -78,25 +93,28 @@ impl NBoardDriver {
         }
     }
 
-    /// Brings the engine's game up to `record`: `move` lines when it only grew, else
-    /// `set game`.
-    fn send_game(&mut self, record: &ArenaRecord) -> Result<(), Fault> {
-        let mut game = record.clone();
-        game.time_control = self.clock_for_engine();
-        match self.known {
-            Some((start, count)) if start == record.start && count <= record.moves.len() => {
-                for recorded in &record.moves[count..] {
-                    self.process
-                        .send(&format!("move {}", record::format_move(recorded)))?;
+    /// Brings the engine's game up to `record`: `move` lines when it only grew (unless
+    /// the whole game is sent every time), else `set game`.
+    fn send_game(&mut self, record: &ArenaRecord<G>) -> Result<(), Fault> {
+        match &self.known {
+            Some((start, count))
+                if !self.whole_game && *start == record.start && *count <= record.moves.len() =>
+            {
+                for recorded in &record.moves[*count..] {
+                    let text = record::format_move(&self.ggf, recorded);
+                    self.process.send(&format!("move {text}"))?;
                 }
             }
             _ => {
+                let mut game = record.clone();
+                game.time_control = self.clock_for_engine();
                 game.result = None;
                 game.comment = None;
-                self.process.send(&format!("set game {}", game.to_ggf()))?;
+                let text = game.to_ggf(&self.ggf);
+                self.process.send(&format!("set game {text}"))?;
             }
         }
-        self.known = Some((record.start, record.moves.len()));
+        self.known = Some((record.start.clone(), record.moves.len()));
         Ok(())
     }
 
@@ -118,14 +136,14 @@ pub fn told_clock(control: TimeControl) -> Option<std::time::Duration> {
     }
 }
 
-impl Driver for NBoardDriver {
-    fn new_game(&mut self, _record: &ArenaRecord, _deadline: Instant) -> Result<(), Fault> {
+impl<G: EngineGame> Driver<G> for NBoardDriver<G> {
+    fn new_game(&mut self, _record: &ArenaRecord<G>, _deadline: Instant) -> Result<(), Fault> {
         // The GUI sends the new game with the first request; forget what the engine holds.
         self.known = None;
         Ok(())
     }
 
-    fn request_move(&mut self, request: &MoveRequest) -> Result<EngineMove, Fault> {
+    fn request_move(&mut self, request: &MoveRequest<G>) -> Result<EngineMove<G::Move>, Fault> {
         self.send_game(request.record)?;
         self.last_ping += 1;
         let ping = self.last_ping;
@@ -140,7 +158,7 @@ impl Driver for NBoardDriver {
             }
             // A `===` before the pong answers an older request: the GUI drops it.
             if caught_up && let Some(reply) = line.trim_start().strip_prefix("===") {
-                return parse_move_reply(reply);
+                return parse_move_reply::<G>(reply);
             }
         }
     }
@@ -151,7 +169,7 @@ impl Driver for NBoardDriver {
 }
 
 /// Reads `mv[/eval[/time]]`; an eval may be a pair `v1,v2` (the first is used).
-fn parse_move_reply(reply: &str) -> Result<EngineMove, Fault> {
+fn parse_move_reply<G: EngineGame>(reply: &str) -> Result<EngineMove<G::Move>, Fault> {
     let garbage = || {
         Fault::new(
             FaultKind::Garbage,
@@ -160,12 +178,7 @@ fn parse_move_reply(reply: &str) -> Result<EngineMove, Fault> {
     };
     let text = reply.trim();
     let mut parts = text.split('/');
-    let mv: Move = parts
-        .next()
-        .unwrap_or("")
-        .trim()
-        .parse()
-        .map_err(|_| garbage())?;
+    let mv = G::parse_move_text(parts.next().unwrap_or("").trim()).map_err(|_| garbage())?;
     let eval = match parts.next().map(str::trim) {
         None | Some("") => None,
         Some(eval) => Some(
@@ -189,6 +202,11 @@ pub(crate) fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iago_core::othello::{Move, Position};
+
+    fn parse_move_reply(reply: &str) -> Result<EngineMove<Move>, Fault> {
+        super::parse_move_reply::<Position>(reply)
+    }
 
     #[test]
     fn an_nboard_engine_is_told_a_clock_even_for_a_time_per_move() {

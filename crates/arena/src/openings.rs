@@ -2,18 +2,15 @@
 //! it; each is played twice with colours swapped, so that neither engine profits from a
 //! lopsided one.
 //!
-//! An opening file has one opening per line: a move sequence (`f5d6c3d3c4`, spaces and
-//! commas allowed, `pa` for a pass or the pass left out), optionally followed by a tab or ` # ` and a comment.
-//! Empty lines and lines starting with `#` are skipped.
+//! An opening file has one opening per line, optionally followed by a tab or ` # ` and a
+//! comment; empty lines and lines starting with `#` are skipped. A line is written in the
+//! game's own notation where the game declares one ([`EngineGame::OPENINGS`]: Othello's
+//! `f5d6c3d3c4`, spaces and commas allowed, `pa` for a pass or the pass left out), else as
+//! moves separated by spaces or commas (`d6 d5`); `start` or `-` is the start position.
 //!
-//! The default set, `balanced-openings.txt` beside this file, is built into the binary;
-//! its header says which command made it.
-//!
-//! Other games' openings are moves in the game's own notation separated by spaces or
-//! commas ([`parse_game_openings`]); their default is a set of random ones
-//! ([`random_openings`]). [`read_openings`] and [`default_openings_of`] choose by game.
+//! Without a file a match plays the game's own set where it declares one (Othello's
+//! balanced openings, built into the binary), else random ones ([`random_openings`]).
 
-use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -21,52 +18,51 @@ use std::sync::atomic::AtomicBool;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use iago_core::engine::EngineGame;
 use iago_core::game::{Evaluator, Game, mix64};
-use iago_core::othello::game_input::{GameInput, parse_transcript};
+use iago_core::othello::engine::BALANCED_OPENINGS;
 use iago_core::othello::symmetry::canonical;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Limits, Searcher};
 
-/// The default opening set: balanced positions after a few plies (see its header).
-pub const DEFAULT_OPENINGS: &str = include_str!("balanced-openings.txt");
-
-/// A start position and moves leading on from it (Othello unless another game is named).
+/// A start position and moves leading on from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening<G: Game = Position> {
+pub struct Opening<G: Game> {
     pub start: G,
     pub moves: Vec<G::Move>,
 }
 
-impl Opening {
+impl<G: Game> Opening<G> {
+    /// The position the opening leads to (its moves are checked when it is read).
+    pub fn position(&self) -> G {
+        self.moves.iter().fold(self.start.clone(), |pos, &mv| {
+            if pos.legal_moves().as_ref().contains(&mv) {
+                pos.play(mv)
+            } else {
+                pos
+            }
+        })
+    }
+}
+
+impl Opening<Position> {
     /// The standard start position with no moves.
-    pub fn standard() -> Opening {
+    pub fn standard() -> Opening<Position> {
         Opening {
             start: Position::start(),
             moves: Vec::new(),
         }
     }
 
-    /// The position the opening leads to.
-    pub fn position(&self) -> Position {
-        self.moves
-            .iter()
-            .fold(self.start, |pos, &mv| pos.try_play(mv).unwrap_or(pos))
-    }
-
     /// Reads a move sequence from the standard start, checking every move is legal,
     /// with the reader of `analyze` and `book learn` (passes written `pa` or left out).
-    pub fn from_moves(text: &str) -> Result<Opening, String> {
-        let moves = parse_transcript(text).map_err(|e| format!("{text:?}: {e}"))?;
-        let game = GameInput::from_moves(Position::start(), &moves)
-            .map_err(|e| format!("{text:?}: {e}"))?;
-        Ok(Opening {
-            start: Position::start(),
-            moves: game.moves,
-        })
+    pub fn from_moves(text: &str) -> Result<Opening<Position>, String> {
+        read_opening(&Position::start(), text)
     }
 }
 
-impl fmt::Display for Opening {
+/// Othello's notation: `f5d6c3`, `pa` for a pass.
+impl fmt::Display for Opening<Position> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for mv in &self.moves {
             if mv.is_pass() {
@@ -79,92 +75,19 @@ impl fmt::Display for Opening {
     }
 }
 
-/// Reads an opening file's text (see the module documentation).
-pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
-    let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let content = line.split(['\t', '#']).next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        let opening = parse_opening(content).map_err(|e| format!("line {}: {e}", number + 1))?;
-        openings.push(opening);
-    }
-    if openings.is_empty() {
-        return Err("no openings found".into());
-    }
-    Ok(openings)
+/// Reads an Othello opening file's text (see the module documentation).
+pub fn parse_openings(text: &str) -> Result<Vec<Opening<Position>>, String> {
+    read_openings(&Position::start(), text)
 }
 
-/// One opening: a move sequence from the standard start (`-` or `start` for none).
-pub fn parse_opening(text: &str) -> Result<Opening, String> {
-    match text.trim() {
-        "-" | "start" => Ok(Opening::standard()),
-        moves => Opening::from_moves(moves),
-    }
+/// Othello's default set, read from the text built into the binary.
+pub fn default_openings() -> Vec<Opening<Position>> {
+    parse_openings(BALANCED_OPENINGS).unwrap_or_else(|_| vec![Opening::standard()])
 }
 
-/// The default set, read from the text built into the binary.
-pub fn default_openings() -> Vec<Opening> {
-    parse_openings(DEFAULT_OPENINGS).unwrap_or_else(|_| vec![Opening::standard()])
-}
-
-/// True when `G` is Othello, the game whose openings have a notation and a default set of
-/// their own.
-pub fn is_othello<G: Game>() -> bool {
-    TypeId::of::<G>() == TypeId::of::<Position>()
-}
-
-/// `value` as a value of type `T`, where it is one (Othello's openings as those of a
-/// game `G` that is Othello).
-fn as_type<T: 'static>(value: impl Any) -> Option<T> {
-    (Box::new(value) as Box<dyn Any>)
-        .downcast::<T>()
-        .ok()
-        .map(|value| *value)
-}
-
-/// The openings of an opening file's text, for a game starting from `start`: Othello's
-/// ([`parse_openings`]) or any other game's ([`parse_game_openings`]).
-pub fn read_openings<G: Game>(start: &G, text: &str) -> Result<Vec<Opening<G>>, String> {
-    if is_othello::<G>() {
-        return parse_openings(text).map(|openings| as_type(openings).unwrap_or_default());
-    }
-    parse_game_openings(start, text)
-}
-
-/// One opening given on the command line, as [`read_openings`] reads a line.
-pub fn read_opening<G: Game>(start: &G, text: &str) -> Result<Opening<G>, String> {
-    if is_othello::<G>() {
-        return parse_opening(text).and_then(|opening| {
-            as_type(opening).ok_or_else(|| "not an Othello opening".to_string())
-        });
-    }
-    parse_game_opening(start, text)
-}
-
-/// The openings a match plays without an opening file: Othello's balanced set, or for
-/// other games (and for Othello where `random_plies` asks for it) `count` random
-/// openings of `random_plies` plies (2 unless given) drawn with `seed`.
-pub fn default_openings_of<G: Game>(
-    start: &G,
-    count: usize,
-    random_plies: Option<usize>,
-    seed: u64,
-) -> Vec<Opening<G>> {
-    if is_othello::<G>()
-        && random_plies.is_none()
-        && let Some(openings) = as_type(default_openings())
-    {
-        return openings;
-    }
-    random_openings(start, count, random_plies.unwrap_or(2), seed)
-}
-
-/// Reads a game's opening file: one opening a line, the moves in the game's notation
-/// separated by spaces or commas; `#` or a tab starts a comment; empty lines are
-/// skipped; `start` or `-` (or no move) is the start position.
-pub fn parse_game_openings<G: Game>(start: &G, text: &str) -> Result<Vec<Opening<G>>, String> {
+/// The openings of an opening file's text, for a game starting from `start` (see the
+/// module documentation).
+pub fn read_openings<G: EngineGame>(start: &G, text: &str) -> Result<Vec<Opening<G>>, String> {
     let mut openings = Vec::new();
     for (number, line) in text.lines().enumerate() {
         let content = line.split(['\t', '#']).next().unwrap_or("").trim();
@@ -172,7 +95,7 @@ pub fn parse_game_openings<G: Game>(start: &G, text: &str) -> Result<Vec<Opening
             continue;
         }
         let opening =
-            parse_game_opening(start, content).map_err(|e| format!("line {}: {e}", number + 1))?;
+            read_opening(start, content).map_err(|e| format!("line {}: {e}", number + 1))?;
         openings.push(opening);
     }
     if openings.is_empty() {
@@ -181,8 +104,22 @@ pub fn parse_game_openings<G: Game>(start: &G, text: &str) -> Result<Vec<Opening
     Ok(openings)
 }
 
-/// One opening of a game: moves from `start` separated by spaces or commas, each checked.
-pub fn parse_game_opening<G: Game>(start: &G, text: &str) -> Result<Opening<G>, String> {
+/// One opening (a line of an opening file, or given on the command line): the moves
+/// from `start` in the game's notation, each checked.
+pub fn read_opening<G: EngineGame>(start: &G, text: &str) -> Result<Opening<G>, String> {
+    let moves = match G::OPENINGS {
+        Some(format) => (format.read)(start, text)?,
+        None => moves_apart(start, text)?,
+    };
+    Ok(Opening {
+        start: start.clone(),
+        moves,
+    })
+}
+
+/// Moves from `start` separated by spaces or commas, each checked; `start` or `-` (or no
+/// move) is the start position.
+fn moves_apart<G: Game>(start: &G, text: &str) -> Result<Vec<G::Move>, String> {
     let mut pos = start.clone();
     let mut moves = Vec::new();
     for word in text.split([' ', ',']).filter(|w| !w.is_empty()) {
@@ -193,10 +130,25 @@ pub fn parse_game_opening<G: Game>(start: &G, text: &str) -> Result<Opening<G>, 
         moves.push(mv);
         pos = pos.play(mv);
     }
-    Ok(Opening {
-        start: start.clone(),
-        moves,
-    })
+    Ok(moves)
+}
+
+/// The openings a match plays without an opening file: the game's own set, or for games
+/// without one (and where `random_plies` asks for it) `count` random openings of
+/// `random_plies` plies (2 unless given) drawn with `seed`.
+pub fn default_openings_of<G: EngineGame>(
+    start: &G,
+    count: usize,
+    random_plies: Option<usize>,
+    seed: u64,
+) -> Vec<Opening<G>> {
+    if random_plies.is_none()
+        && let Some(format) = G::OPENINGS
+        && let Ok(openings) = read_openings(start, format.default_set)
+    {
+        return openings;
+    }
+    random_openings(start, count, random_plies.unwrap_or(2), seed)
 }
 
 /// Up to `count` distinct openings of `plies` random legal moves each from `start`
@@ -248,7 +200,7 @@ pub struct BalanceSettings {
 /// An opening of a generated set with the score its position got.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BalancedOpening {
-    pub opening: Opening,
+    pub opening: Opening<Position>,
     /// Search score in discs, from the side to move's point of view.
     pub discs: f64,
 }
@@ -413,7 +365,7 @@ mod tests {
 
     #[test]
     fn the_default_set_is_read_and_balanced_in_size() {
-        let openings = parse_openings(DEFAULT_OPENINGS).unwrap();
+        let openings = parse_openings(BALANCED_OPENINGS).unwrap();
         assert!(openings.len() >= 50, "{}", openings.len());
     }
 

@@ -1,23 +1,22 @@
-//! Game records in GGF, the format NBoard and GGS use: sent to NBoard engines with
-//! `set game`, and written one per line to the match's output file. Games other than
-//! Othello are written as a line of fields instead ([`record_line`]).
+//! Game records in GGF, the format NBoard and GGS use, for the games that declare it
+//! ([`EngineGame::GGF`]: Othello): sent to NBoard engines with `set game`, and written
+//! one per line to the match's output file. Other games are written as a line of fields
+//! instead ([`record_line`]).
 //!
 //! The arena writes GGF itself because its records carry fields a general game record
 //! does not (`PC`, `DT`, a forfeit comment `C[...]`); reading GGF back is `othello::ggf`'s.
 
-use std::any::Any;
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use crate::driver::Fault;
 
+use iago_core::engine::{EngineGame, GgfFormat};
 use iago_core::game::{Color, Game};
-use iago_core::othello::notation::format_position;
-use iago_core::othello::{Move, Position};
 
 /// One move of a game as the arena records it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RecordedMove<M = Move> {
+pub struct RecordedMove<M> {
     pub mv: M,
     /// The mover's evaluation in discs, from the mover's point of view, if it gave one.
     pub eval: Option<f64>,
@@ -25,9 +24,9 @@ pub struct RecordedMove<M = Move> {
     pub seconds: Option<f64>,
 }
 
-/// A game in progress or finished (Othello unless another game is named).
+/// A game in progress or finished.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ArenaRecord<G: Game = Position> {
+pub struct ArenaRecord<G: Game> {
     pub start: G,
     pub moves: Vec<RecordedMove<G::Move>>,
     pub black: String,
@@ -70,10 +69,10 @@ impl<G: Game> ArenaRecord<G> {
     }
 }
 
-impl ArenaRecord {
-    /// The record as one line of GGF: `(;GM[Othello]...;)`.
-    pub fn to_ggf(&self) -> String {
-        let mut text = String::from("(;GM[Othello]PC[iago match]");
+impl<G: Game> ArenaRecord<G> {
+    /// The record as one line of GGF, written as `ggf` says: `(;GM[Othello]...;)`.
+    pub fn to_ggf(&self, ggf: &GgfFormat<G>) -> String {
+        let mut text = format!("(;GM[{}]PC[iago match]", ggf.game);
         let _ = write!(text, "DT[{}]", format_utc(self.started));
         let _ = write!(
             text,
@@ -90,13 +89,13 @@ impl ArenaRecord {
         if let Some(clock) = self.time_control {
             let _ = write!(text, "TI[{}]", format_clock(clock));
         }
-        let _ = write!(text, "TY[8]BO[8 {}]", board_field(&self.start));
+        let _ = write!(text, "TY[{}]BO[{}]", ggf.kind, (ggf.board)(&self.start));
         for (index, recorded) in self.moves.iter().enumerate() {
             let tag = match self.mover_of(index) {
                 Color::Black => 'B',
                 Color::White => 'W',
             };
-            let _ = write!(text, "{tag}[{}]", format_move(recorded));
+            let _ = write!(text, "{tag}[{}]", format_move(ggf, recorded));
         }
         if let Some(comment) = &self.comment {
             let _ = write!(text, "C[{}]", escape(comment));
@@ -106,16 +105,16 @@ impl ArenaRecord {
     }
 }
 
-/// Game `number` (from 1) of a match as its output file holds it: GGF for Othello,
-/// [`record_line`] for other games.
-pub fn record_text<G: Game>(
+/// Game `number` (from 1) of a match as its output file holds it: GGF for the games
+/// that have it, [`record_line`] for the others.
+pub fn record_text<G: EngineGame>(
     number: u32,
     record: &ArenaRecord<G>,
     ending: Option<&str>,
     fault: Option<&Fault>,
 ) -> String {
-    match (record as &dyn Any).downcast_ref::<ArenaRecord>() {
-        Some(othello) => othello.to_ggf(),
+    match &G::GGF {
+        Some(ggf) => record.to_ggf(ggf),
         None => record_line(number, record, ending, fault),
     }
 }
@@ -158,11 +157,8 @@ pub fn record_line<G: Game>(
 }
 
 /// A move as GGF and NBoard write it: `F5`, `F5/1.50/0.25`, `PA//0.01`.
-pub fn format_move(recorded: &RecordedMove) -> String {
-    let mut text = recorded.mv.to_upper();
-    if recorded.mv.is_pass() {
-        text = "PA".into();
-    }
+pub fn format_move<G: Game>(ggf: &GgfFormat<G>, recorded: &RecordedMove<G::Move>) -> String {
+    let mut text = (ggf.write_move)(recorded.mv);
     if recorded.eval.is_some() || recorded.seconds.is_some() {
         text.push('/');
         if let Some(eval) = recorded.eval {
@@ -203,12 +199,6 @@ pub fn format_clock(clock: Duration) -> String {
     } else {
         format!("{minutes}:{seconds:02}")
     }
-}
-
-/// The 64 squares a1..h8 (`*` black, `O` white, `-` empty), a space and the side to move:
-/// iago's position string with GGF's mark for Black.
-fn board_field(pos: &Position) -> String {
-    format_position(pos).replace('X', "*")
 }
 
 /// GGF field values end at `]`; keep free text from closing the field or breaking the line.
@@ -274,6 +264,8 @@ mod tests {
         assert_eq!(format_clock(Duration::from_secs(3725)), "1:02:05");
     }
 
+    use iago_core::othello::{Move, Position};
+
     #[test]
     fn a_record_line() {
         let mut record = ArenaRecord::new(Position::start(), "a", "b]x");
@@ -297,7 +289,7 @@ mod tests {
         record.result = Some(-64);
         record.comment = Some("black forfeits: illegal move a1".into());
         assert_eq!(
-            record.to_ggf(),
+            record.to_ggf(&Position::GGF.unwrap()),
             "(;GM[Othello]PC[iago match]DT[1970-01-01 00:00:00 GMT]PB[a]PW[b)x]RE[-64]TI[1:00]\
              TY[8]BO[8 ---------------------------O*------*O--------------------------- *]\
              B[F5]W[D6/-0.50/0.013]B[PA//1.000]C[black forfeits: illegal move a1];)"

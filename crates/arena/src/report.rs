@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::driver::FaultKind;
-use crate::runner::MatchSummary;
+use crate::runner::{FORFEIT, MatchSummary, PLY_LIMIT};
 use crate::stats::{SprtVerdict, Tally};
 
 /// `[ 37/100] a vs b 30-2-5 (83.8%) Elo +281 ±150 LLR 1.23 (-2.94, 2.94) forfeits 1`
@@ -148,7 +148,10 @@ pub fn final_report(summary: &MatchSummary) -> String {
             state.test.elo0, state.test.elo1, state.test.alpha, state.test.beta, state.llr
         );
     }
-    if !summary.endings.is_empty() {
+    // Games that name their endings (Mill's `blocked`) get the count, forfeits and the
+    // ply limit among them; games that end one way only (Othello) have no line.
+    let named = |ending: &&str| *ending != FORFEIT && *ending != PLY_LIMIT;
+    if summary.endings.keys().any(named) {
         let endings: Vec<String> = (summary.endings.iter())
             .map(|(ending, count)| format!("{ending} {count}"))
             .collect();

@@ -2,7 +2,6 @@
 //! engines, played by worker threads that each own their engine processes, with results
 //! gathered, written and tallied on the calling thread.
 
-use std::any::Any;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -15,7 +14,7 @@ use crate::driver::{Driver, Fault, FaultKind};
 use crate::game::{self, GameOutcome, GameSetup, MoveLimits, Seat};
 use crate::gtp::GtpDriver;
 use crate::nboard::NBoardDriver;
-use crate::openings::{Opening, is_othello};
+use crate::openings::Opening;
 use crate::record;
 use crate::spec::{EngineSpec, Protocol};
 use crate::stats::{Sprt, SprtVerdict, Tally};
@@ -23,11 +22,10 @@ use iago_core::engine::EngineGame;
 use iago_core::files::Replacement;
 use iago_core::game::{Color, Game};
 use iago_core::games::{self, GameEntry};
-use iago_core::othello::Position;
 
-/// Everything a match needs (an Othello match unless another game is named).
+/// Everything a match needs.
 #[derive(Clone, Debug)]
-pub struct MatchConfig<G: Game = Position> {
+pub struct MatchConfig<G: Game> {
     /// The game's registry entry.
     pub game: &'static GameEntry,
     /// The position every game starts from: the game's start under the match's rules.
@@ -41,7 +39,7 @@ pub struct MatchConfig<G: Game = Position> {
     pub concurrency: usize,
     /// Played in order, each twice with colours swapped, starting again when used up.
     pub openings: Vec<Opening<G>>,
-    /// Where the records go, one per line: GGF for Othello ([`record::record_text`]).
+    /// Where the records go, one per line: GGF where the game has it ([`record::record_text`]).
     pub out: Option<PathBuf>,
     /// Stop as soon as this test decides (two engines only).
     pub sprt: Option<Sprt>,
@@ -49,6 +47,9 @@ pub struct MatchConfig<G: Game = Position> {
     pub startup_timeout: Duration,
     /// Show the progress line on stderr.
     pub progress: bool,
+    /// Tell NBoard engines the whole game (`set game`) before every move, as the NBoard
+    /// GUI does, instead of the moves since they were last told it.
+    pub whole_game: bool,
 }
 
 /// One scheduled game.
@@ -238,7 +239,7 @@ fn validate<G: EngineGame>(config: &MatchConfig<G>) -> Result<(), String> {
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err("the SPRT compares exactly two engines".into());
     }
-    if !is_othello::<G>()
+    if G::GGF.is_none()
         && config
             .engines
             .iter()
@@ -296,35 +297,25 @@ fn schedule<G: Game>(config: &MatchConfig<G>) -> Vec<Job> {
     jobs
 }
 
-/// How a game ended, for games other than Othello (whose games all end one way):
-/// `forfeit`, `ply limit` or the game's word for its final position.
+/// How a game ended: [`FORFEIT`], [`PLY_LIMIT`] or the game's word for its final
+/// position (`None` for games that end one way only: [`EngineGame::ending`]).
 fn ending<G: EngineGame>(outcome: &GameOutcome<G>) -> Option<&'static str> {
     let record = &outcome.record;
     let end =
         (record.moves.iter()).fold(record.start.clone(), |pos, recorded| pos.play(recorded.mv));
-    let named = !is_othello::<G>();
     if outcome.forfeit.is_some() {
-        named.then_some("forfeit")
+        Some(FORFEIT)
     } else if !end.is_game_over() {
-        named.then_some("ply limit")
+        Some(PLY_LIMIT)
     } else {
         end.ending()
     }
 }
 
-/// An NBoard engine, for Othello (the match refuses NBoard engines for other games).
-fn nboard_engine<G: EngineGame>(
-    command: &str,
-    time_control: crate::driver::TimeControl,
-    deadline: Instant,
-) -> Result<Box<dyn Driver<G>>, Fault> {
-    let driver = NBoardDriver::start(command, time_control, deadline)?;
-    let driver: Box<dyn Any> = Box::new(Box::new(driver) as Box<dyn Driver>);
-    driver
-        .downcast::<Box<dyn Driver<G>>>()
-        .map(|driver| *driver)
-        .map_err(|_| Fault::new(FaultKind::Refused, "NBoard engines play Othello only"))
-}
+/// The ending of a game lost by forfeit.
+pub const FORFEIT: &str = "forfeit";
+/// The ending of a game stopped at [`game::MAX_PLIES`].
+pub const PLY_LIMIT: &str = "ply limit";
 
 fn start_engine<G: EngineGame>(
     spec: &EngineSpec,
@@ -335,7 +326,10 @@ fn start_engine<G: EngineGame>(
     let deadline = Instant::now() + config.startup_timeout;
     let time_control = limits.time_control;
     let started: Result<Box<dyn Driver<G>>, Fault> = match spec.protocol {
-        Protocol::NBoard => nboard_engine(&spec.command, time_control, deadline),
+        Protocol::NBoard => {
+            NBoardDriver::start(&spec.command, time_control, config.whole_game, deadline)
+                .map(|d| Box::new(d) as Box<dyn Driver<G>>)
+        }
         Protocol::Gtp => GtpDriver::start(
             &spec.command,
             time_control,

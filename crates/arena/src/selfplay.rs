@@ -73,7 +73,7 @@ pub struct SelfPlayGame {
 
 /// Plays `opening` to the end, `black` and `white` searching within `budget`.
 pub fn play(
-    opening: &Opening,
+    opening: &Opening<Position>,
     black: &mut Searcher<Position>,
     white: &mut Searcher<Position>,
     budget: MoveBudget,
@@ -155,7 +155,7 @@ impl SelfPlaySummary {
 /// with its own searchers). `progress` is called after each pair with the games so far.
 pub fn run(
     evaluators: [&str; 2],
-    openings: &[Opening],
+    openings: &[Opening<Position>],
     budget: MoveBudget,
     threads: usize,
     progress: &(dyn Fn(&SelfPlaySummary) + Sync),

@@ -7,7 +7,10 @@
 //! Everything game-specific the protocols need goes through [`EngineGame`]; Othello is its
 //! first implementation (`othello.rs`).
 
+mod capabilities;
 mod jobs;
+
+pub use capabilities::{GgfFormat, OpeningFormat};
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,6 +122,14 @@ pub trait EngineGame: Searchable + PartialEq {
     fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
         Err("the game has no game record format".into())
     }
+
+    /// The game's own opening notation and default set for matches; `None` where an
+    /// opening is its moves written apart (`d6 d5`) and matches play random openings.
+    const OPENINGS: Option<OpeningFormat<Self>> = None;
+
+    /// How the game's records are written in GGF; `None` for games without GGF
+    /// records, which NBoard engines (told their games as GGF) do not play.
+    const GGF: Option<GgfFormat<Self>> = None;
 
     /// The opening book `choice` names: `Ok(None)` when it names none (or the game has
     /// no books), an error when it names one that cannot be used.

@@ -20,11 +20,7 @@ where
 
 /// The error of a command-line `option` whose value `text` was refused.
 pub fn refused_text(option: &str, text: &str, refused: Refused) -> String {
-    match refused {
-        Refused::NotANumber => format!("{option}: {text:?} is not a valid number"),
-        Refused::OutOfRange(message) => format!("{option} {text}: {message}"),
-        Refused::Expected(what) => format!("{option}: expected {what}, got {text:?}"),
-    }
+    refused.on_command_line(option, text)
 }
 
 /// Whether `arg` is meant as an option (`-h`, `--depth`): a position string may start

@@ -1,29 +1,91 @@
-//! `iago eval-match`: in-process games between two evaluators from balanced openings, at
-//! equal depth or equal time per move (see `arena::selfplay`).
+//! `iago eval-match`: two evaluators against each other, each an engine in this process
+//! (`NAME=in-process:--eval A --book none`), played by the one match runner from the
+//! balanced openings at equal depth or equal time per move: `iago match` with in-process
+//! engines, its statistics and its report.
 
-use super::out::{Failure, outln};
+use super::out::{Failure, out, outln};
 use std::time::Duration;
 
 use super::args::Args;
-use iago_arena::openings::{default_openings, parse_openings};
-use iago_arena::selfplay::{self, MoveBudget, SelfPlaySummary};
+use iago_arena::openings::read_openings;
+use iago_arena::{EngineSpec, MatchConfig, MoveLimits, Opening, Protocol, TimeControl, report};
+use iago_core::engine::EngineGame;
+use iago_core::games::GameEntry;
+use iago_core::othello::Position;
 
 const HELP: &str = "usage: iago eval-match A B [--games N] [--depth D | --movetime MS]
-                       [--openings FILE] [--threads T]
+                       [--openings FILE] [--threads T] [--quiet]
 
-Plays evaluator A against evaluator B inside this process, both with iago's search:
-each opening twice with colours swapped, N games in all (default 200) from the balanced
-openings built in (or FILE). Every move is searched to depth D (default 4) or for MS
-milliseconds. Prints A's wins, draws, losses, score and Elo with a 95% interval, and
-each side's search effort. Progress is logged at RUST_LOG=info.";
+Plays evaluator A against evaluator B inside this process, both with iago's search and
+no book: each opening twice with colours swapped, N games in all (default 200) from the
+balanced openings built in (or FILE). Every move is searched to depth D (default 4) or
+for MS milliseconds; T games are played at once (default 1). Prints the match's report
+(`iago match`): A's wins, draws, losses, score and Elo with a 95% interval, the mean
+disc difference, and each side's time, mean depth and nodes a second. The progress
+line goes to stderr unless --quiet.";
+
+/// A match between two evaluators of `G`, each an engine in this process without a book.
+pub struct EvaluatorMatch<G: EngineGame> {
+    pub game: &'static GameEntry,
+    pub evaluators: [String; 2],
+    pub time_control: TimeControl,
+    pub games: u32,
+    pub openings: Vec<Opening<G>>,
+    pub concurrency: usize,
+    pub progress: bool,
+}
+
+impl<G: EngineGame> EvaluatorMatch<G> {
+    /// Plays the match and prints its report.
+    pub fn run(self) -> Result<(), Failure> {
+        let [a, b] = &self.evaluators;
+        // Engine names must differ: an evaluator against itself gets two.
+        let names = if a == b {
+            [format!("{a}-A"), format!("{b}-B")]
+        } else {
+            [a.clone(), b.clone()]
+        };
+        let engines: Vec<EngineSpec> = (names.iter().zip(&self.evaluators))
+            .map(|(name, eval)| EngineSpec {
+                name: name.clone(),
+                protocol: Protocol::InProcess,
+                command: format!("--eval {eval} --book none"),
+            })
+            .collect();
+        let limits = MoveLimits::new(
+            Protocol::InProcess,
+            self.time_control,
+            None,
+            Duration::from_millis(500),
+        );
+        let config = MatchConfig {
+            game: self.game,
+            start: G::start(),
+            limits: vec![limits; engines.len()],
+            engines,
+            games: self.games,
+            concurrency: self.concurrency,
+            openings: self.openings,
+            out: None,
+            sprt: None,
+            startup_timeout: Duration::from_secs(30),
+            progress: self.progress,
+            whole_game: false,
+        };
+        let summary = iago_arena::run_match(&config)?;
+        out!("{}", report::final_report(&summary))?;
+        Ok(())
+    }
+}
 
 /// Runs `iago eval-match` with `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let mut names = Vec::new();
-    let mut games = 200usize;
-    let mut budget = MoveBudget::Depth(4);
+    let mut games = 200u32;
+    let mut time_control = TimeControl::Depth(4);
     let mut threads = 1usize;
     let mut openings_file = None;
+    let mut progress = true;
     let mut args = Args::new("eval-match", args);
     while let Some(word) = args.next() {
         match word {
@@ -31,23 +93,24 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
                 outln!("{HELP}")?;
                 return Ok(());
             }
-            "--games" => games = args.number::<u64>("--games")? as usize,
+            "--games" => games = args.number("--games")?,
             "--depth" => {
-                let depth = args.number::<u64>("--depth")?;
+                let depth = args.number::<u32>("--depth")?;
                 if !(1..=60).contains(&depth) {
                     return Err("--depth must be 1..60".into());
                 }
-                budget = MoveBudget::Depth(depth as u32);
+                time_control = TimeControl::Depth(depth);
             }
             "--movetime" => {
                 let ms = args.number::<u64>("--movetime")?;
                 if ms == 0 {
                     return Err("--movetime must be positive".into());
                 }
-                budget = MoveBudget::Time(Duration::from_millis(ms));
+                time_control = TimeControl::MoveTime(Duration::from_millis(ms));
             }
             "--threads" => threads = args.number::<u64>("--threads")?.clamp(1, 64) as usize,
             "--openings" => openings_file = Some(args.value("--openings")?),
+            "--quiet" => progress = false,
             other if other.starts_with('-') => return Err(args.unknown(other).into()),
             name => names.push(name.to_string()),
         }
@@ -55,79 +118,39 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     let [a, b] = names.as_slice() else {
         return Err(format!("eval-match: name two evaluators\n{HELP}").into());
     };
+    for name in [a, b] {
+        Position::evaluator(name)?;
+    }
     if games < 2 || !games.is_multiple_of(2) {
         return Err("--games must be an even number of at least 2".into());
     }
-    let openings = match openings_file {
+    let mut openings = match openings_file {
         Some(path) => {
             let text = iago_core::files::read_text(
                 std::path::Path::new(&path),
                 iago_core::files::OPENINGS,
             )?;
-            parse_openings(&text).map_err(|e| format!("{path}: {e}"))?
+            read_openings(&Position::start(), &text).map_err(|e| format!("{path}: {e}"))?
         }
-        None => default_openings(),
+        None => iago_arena::openings::default_openings(),
     };
-    if openings.len() < games / 2 {
+    let pairs = (games / 2) as usize;
+    if openings.len() < pairs {
         return Err(format!(
-            "{} games need {} openings, the set has {}",
-            games,
-            games / 2,
+            "{games} games need {pairs} openings, the set has {}",
             openings.len()
         )
         .into());
     }
-    let openings = &openings[..games / 2];
-    let limit = match budget {
-        MoveBudget::Depth(d) => format!("depth {d}"),
-        MoveBudget::Time(t) => format!("{} ms a move", t.as_millis()),
-    };
-    let start = std::time::Instant::now();
-    let summary = selfplay::run([a, b], openings, budget, threads, &|s: &SelfPlaySummary| {
-        log::info!(
-            "eval-match: {} games, {a} +{} ={} -{}",
-            s.tally.games(),
-            s.tally.wins,
-            s.tally.draws,
-            s.tally.losses
-        );
-    })?;
-    outln!(
-        "{}",
-        report(a, b, &summary, &limit, start.elapsed().as_secs_f64())
-    )?;
-    Ok(())
-}
-
-/// The result table.
-fn report(a: &str, b: &str, s: &SelfPlaySummary, limit: &str, seconds: f64) -> String {
-    let games = s.tally.games();
-    let mut out = format!(
-        "eval-match {a} vs {b}: {games} games ({} openings, colours swapped), {limit}, {:.0} s\n",
-        games / 2,
-        seconds
-    );
-    out += "side                 wins draws losses  score   discs/game  moves  mean-depth    nodes/s\n";
-    let rows = [
-        (a, s.tally, s.effort[0], 1.0),
-        (b, s.tally.reversed(), s.effort[1], -1.0),
-    ];
-    for (name, tally, effort, sign) in rows {
-        out += &format!(
-            "{name:<20} {:4} {:5} {:6} {:5.1}%  {:+10.2}  {:5}  {:10.2}  {:9.0}\n",
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            100.0 * tally.score().unwrap_or(0.0),
-            sign * s.disc_sum as f64 / f64::from(games.max(1)),
-            effort.moves,
-            effort.mean_depth(),
-            effort.nodes_per_second()
-        );
+    openings.truncate(pairs);
+    EvaluatorMatch::<Position> {
+        game: &iago_core::games::GAMES[0],
+        evaluators: [a.clone(), b.clone()],
+        time_control,
+        games,
+        openings,
+        concurrency: threads,
+        progress,
     }
-    match s.tally.elo() {
-        Some(e) => out += &format!("Elo {a} - {b}: {} (95%)", e.text()),
-        None => out += "Elo: no games",
-    }
-    out
+    .run()
 }

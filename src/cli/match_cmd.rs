@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use super::args::Args;
 use iago_arena::{
-    EngineSpec, MatchConfig, MoveLimits, Protocol, Sprt, TimeControl, nboard, openings, report,
-    run_match,
+    EngineSpec, MatchConfig, MoveLimits, Sprt, TimeControl, openings, report, run_match,
 };
 use iago_core::engine::EngineGame;
 use iago_core::games::{self, GameEntry, GameVisitor};
@@ -180,26 +179,7 @@ fn parse_args<G: EngineGame>(
             if control == TimeControl::Depth(0) {
                 return Err("a depth must be at least 1".to_string());
             }
-            // An NBoard engine is told a clock even for a fixed time per move, and is
-            // judged by that clock: it may spend more on a hard move and less elsewhere.
-            let held_to_clock = match (engine.protocol, control) {
-                (Protocol::NBoard, _) => nboard::told_clock(control),
-                (_, TimeControl::Clock(clock)) => Some(clock),
-                _ => None,
-            };
-            Ok(MoveLimits {
-                time_control: control,
-                move_cap: move_cap.unwrap_or(match (held_to_clock, control) {
-                    (Some(clock), _) => clock + margin,
-                    (None, TimeControl::MoveTime(per_move)) => {
-                        per_move + per_move.max(Duration::from_secs(1))
-                    }
-                    // A fixed depth (every clock is held to above).
-                    (None, _) => Duration::from_secs(60),
-                }),
-                clock_margin: margin,
-                held_to_clock,
-            })
+            Ok(MoveLimits::new(engine.protocol, control, move_cap, margin))
         })
         .collect::<Result<Vec<_>, String>>()?;
     if let (Some(out), Some(OpeningSource::File(path))) = (&out, &openings_source) {

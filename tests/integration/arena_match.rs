@@ -391,3 +391,57 @@ fn a_gtp_engine_on_a_clock_is_told_its_time_to_the_millisecond() {
     );
     assert!(times.iter().any(|&t| t < 1.0), "{times:?}");
 }
+
+/// An engine in this process and one over GTP play the same match: the in-process one
+/// gives its depth and speed, and its evaluations in the records.
+#[test]
+fn an_engine_in_this_process_plays_one_over_a_protocol() {
+    let dir = scratch("arena", "in-process");
+    let out = dir.join("games.ggf");
+    let gtp = format!("gtp=gtp:{IAGO} --protocol gtp --book none");
+    let table = run_match(&[
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--quiet",
+        "--engine",
+        "here=in-process:--eval discs --book none",
+        "--engine",
+        &gtp,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(table.contains("Depth    Nodes/s"), "{table}");
+    let here = engine_row(&table, "here");
+    assert!(here.ends_with("none"), "{table}");
+    assert!(
+        engine_row(&table, "gtp").contains(" - "),
+        "no depth of its own: {table}"
+    );
+    let records = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(records.lines().count(), 2);
+    // The in-process engine's moves carry its evaluation, as an NBoard engine's do.
+    assert!(records.lines().all(|l| l.contains("/0.")), "{records}");
+    std::fs::remove_dir_all(&dir).ok();
+    // Its options are read as the engine's command line reads them, before any game.
+    for (engine, error) in [
+        ("x=in-process:--eval nope", "engine x: --eval nope"),
+        (
+            "x=in-process:--depth 100",
+            "--depth 100: depth must be between 1 and 64",
+        ),
+        ("x=in-process:--fast", "\"--fast\" is not an engine option"),
+    ] {
+        let output = Command::new(IAGO)
+            .args([
+                "match", "--games", "2", "--engine", engine, "--engine", &gtp,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{engine}: {stderr}");
+        assert!(stderr.contains(error), "{engine}: {stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}

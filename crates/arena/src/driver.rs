@@ -105,6 +105,36 @@ pub struct EngineMove<M> {
     pub mv: M,
     /// Discs, from the mover's point of view.
     pub eval: Option<f64>,
+    /// What the search cost, where the engine says (an engine in this process).
+    pub effort: Option<Effort>,
+}
+
+/// The search effort of an engine over its searched moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Effort {
+    pub moves: u64,
+    pub nodes: u64,
+    /// The sum of the depths completed, for the mean depth.
+    pub depth_sum: u64,
+    /// The searches' own time (without the game loop's).
+    pub seconds: f64,
+}
+
+impl Effort {
+    pub fn add(&mut self, other: &Effort) {
+        self.moves += other.moves;
+        self.nodes += other.nodes;
+        self.depth_sum += other.depth_sum;
+        self.seconds += other.seconds;
+    }
+
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    pub fn mean_depth(&self) -> f64 {
+        self.depth_sum as f64 / self.moves.max(1) as f64
+    }
 }
 
 /// An engine under the control of the arena, as a GUI controls it.

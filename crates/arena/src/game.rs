@@ -5,9 +5,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::driver::{Driver, Fault, FaultKind, MoveRequest, TimeControl};
+use crate::driver::{Driver, Effort, Fault, FaultKind, MoveRequest, TimeControl};
+use crate::nboard::told_clock;
 use crate::openings::Opening;
 use crate::record::{ArenaRecord, RecordedMove};
+use crate::spec::Protocol;
 use iago_core::engine::EngineGame;
 use iago_core::game::{Color, Game};
 use iago_core::games::{self, GameEntry};
@@ -54,6 +56,40 @@ pub struct MoveLimits {
     pub held_to_clock: Option<Duration>,
 }
 
+impl MoveLimits {
+    /// The limits of an engine of `protocol` under `control`, with the longest move
+    /// `move_cap` where given: by default a minute at a fixed depth, twice the time per
+    /// move (at least the move time and a second), or the whole clock it is held to and
+    /// the `margin` over it. An NBoard engine is told a clock even for a fixed time per
+    /// move ([`told_clock`]), and is held to it: it may spend more on a hard move and less
+    /// elsewhere.
+    pub fn new(
+        protocol: Protocol,
+        control: TimeControl,
+        move_cap: Option<Duration>,
+        margin: Duration,
+    ) -> MoveLimits {
+        let held_to_clock = match (protocol, control) {
+            (Protocol::NBoard, _) => told_clock(control),
+            (_, TimeControl::Clock(clock)) => Some(clock),
+            _ => None,
+        };
+        let default_cap = match (held_to_clock, control) {
+            (Some(clock), _) => clock + margin,
+            (None, TimeControl::MoveTime(per_move)) => {
+                per_move + per_move.max(Duration::from_secs(1))
+            }
+            (None, _) => Duration::from_secs(60),
+        };
+        MoveLimits {
+            time_control: control,
+            move_cap: move_cap.unwrap_or(default_cap),
+            clock_margin: margin,
+            held_to_clock,
+        }
+    }
+}
+
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameOutcome<G: Game> {
@@ -63,8 +99,45 @@ pub struct GameOutcome<G: Game> {
     /// The colour that forfeited, and why.
     pub forfeit: Option<(Color, Fault)>,
     pub record: ArenaRecord<G>,
-    /// (moves, seconds) the engines spent, Black then White; opening moves excluded.
-    pub thinking: [(u32, f64); 2],
+    /// What each engine spent, Black then White; opening moves excluded.
+    pub thinking: [Thinking; 2],
+}
+
+/// A move that took longer than this was searched (one that took less was most likely
+/// played from a table or the book): a time per move is judged by these.
+pub const SEARCHED_MOVE: Duration = Duration::from_millis(20);
+
+/// What one engine spent in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Thinking {
+    pub moves: u32,
+    /// Wall-clock seconds from the request to the reply, over all moves.
+    pub seconds: f64,
+    /// The longest move, in seconds.
+    pub slowest: f64,
+    /// Moves longer than [`SEARCHED_MOVE`], and their seconds.
+    pub searched_moves: u32,
+    pub searched_seconds: f64,
+    /// What the engine said its searches cost, where it says.
+    pub effort: Effort,
+    /// What was left of the clock it was held to at the end of the game.
+    pub clock_left: Option<Duration>,
+}
+
+impl Thinking {
+    fn add_move(&mut self, elapsed: Duration, effort: Option<Effort>) {
+        let seconds = elapsed.as_secs_f64();
+        self.moves += 1;
+        self.seconds += seconds;
+        self.slowest = self.slowest.max(seconds);
+        if elapsed > SEARCHED_MOVE {
+            self.searched_moves += 1;
+            self.searched_seconds += seconds;
+        }
+        if let Some(effort) = effort {
+            self.effort.add(&effort);
+        }
+    }
 }
 
 /// The index of a colour in per-colour arrays: Black 0, White 1.
@@ -116,7 +189,10 @@ pub fn play_game<G: EngineGame>(
     }
     let [black, white] = engines;
     let mut engines: [&mut dyn Driver<G>; 2] = [black, white];
-    let mut thinking = [(0u32, 0.0f64); 2];
+    let mut thinking = limits.map(|l| Thinking {
+        clock_left: l.held_to_clock,
+        ..Thinking::default()
+    });
     let mut used = [Duration::ZERO; 2];
     for (index, engine) in engines.iter_mut().enumerate() {
         let start_deadline = Instant::now() + limits[index].move_cap;
@@ -158,8 +234,10 @@ pub fn play_game<G: EngineGame>(
             }
         };
         used[me] += elapsed;
-        thinking[me].0 += 1;
-        thinking[me].1 += elapsed.as_secs_f64();
+        thinking[me].add_move(elapsed, reply.effort);
+        thinking[me].clock_left = limits[me]
+            .held_to_clock
+            .map(|clock| clock.saturating_sub(used[me]));
         if !is_legal(&pos, reply.mv) {
             let fault = Fault::new(
                 FaultKind::IllegalMove,
@@ -248,14 +326,14 @@ fn forfeit_at_start<G: EngineGame>(
     fault: Fault,
 ) -> GameOutcome<G> {
     let (record, _) = opening_record(opening, names);
-    forfeited(record, color, fault, [(0, 0.0); 2])
+    forfeited(record, color, fault, [Thinking::default(); 2])
 }
 
 fn forfeited<G: EngineGame>(
     mut record: ArenaRecord<G>,
     color: Color,
     fault: Fault,
-    thinking: [(u32, f64); 2],
+    thinking: [Thinking; 2],
 ) -> GameOutcome<G> {
     let black_result = match color {
         Color::Black => -G::MAX_RESULT,

@@ -350,7 +350,11 @@ impl<G: EngineGame> Driver<G> for GtpDriver<G> {
         })?;
         // genmove plays the move on the engine's own board.
         self.known = Some(request.record.moves.len() + 1);
-        Ok(EngineMove { mv, eval: None })
+        Ok(EngineMove {
+            mv,
+            eval: None,
+            effort: None,
+        })
     }
 
     fn engine_name(&self) -> Option<&str> {

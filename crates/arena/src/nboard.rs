@@ -191,7 +191,11 @@ fn parse_move_reply<G: EngineGame>(reply: &str) -> Result<EngineMove<G::Move>, F
                 .ok_or_else(garbage)?,
         ),
     };
-    Ok(EngineMove { mv, eval })
+    Ok(EngineMove {
+        mv,
+        eval,
+        effort: None,
+    })
 }
 
 /// A line cut for an error message.
@@ -225,18 +229,24 @@ mod tests {
             parse_move_reply(" F5/1.50/0.2"),
             Ok(EngineMove {
                 mv: f5,
-                eval: Some(1.5)
+                eval: Some(1.5),
+                effort: None
             })
         );
         assert_eq!(
             parse_move_reply(" f5//1.46"),
-            Ok(EngineMove { mv: f5, eval: None })
+            Ok(EngineMove {
+                mv: f5,
+                eval: None,
+                effort: None
+            })
         );
         assert_eq!(
             parse_move_reply(" F5/3,-2"),
             Ok(EngineMove {
                 mv: f5,
-                eval: Some(3.0)
+                eval: Some(3.0),
+                effort: None
             })
         );
         assert_eq!(parse_move_reply(" PA").map(|m| m.mv), Ok(Move::PASS));

@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::driver::FaultKind;
+use crate::game::SEARCHED_MOVE;
+use crate::record::format_clock;
 use crate::runner::{FORFEIT, MatchSummary, PLY_LIMIT};
 use crate::stats::{SprtVerdict, Tally};
 
@@ -52,15 +54,49 @@ pub fn progress_line(summary: &MatchSummary) -> String {
     line
 }
 
-/// The final report: pairings, engines, the SPRT verdict and, for three engines or more,
-/// the cross-table.
+/// The final report: pairings, engines, the time they used, the SPRT verdict, the
+/// endings and, for three engines or more, the cross-table.
 pub fn final_report(summary: &MatchSummary) -> String {
-    let mut text = String::new();
+    let name_width = name_width(&summary.names);
+    let mut text = headline(summary);
+    text.push_str(&pairing_table(summary, name_width));
+    text.push_str(&engine_table(summary, name_width));
+    text.push_str(&time_use(summary));
+    if let Some(state) = &summary.sprt {
+        let (lower, upper) = state.test.bounds();
+        let verdict = match state.verdict {
+            Some(SprtVerdict::AcceptH1) => "H1 accepted",
+            Some(SprtVerdict::AcceptH0) => "H0 accepted",
+            None => "no decision",
+        };
+        let _ = writeln!(
+            text,
+            "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} in ({lower:.3}, {upper:.3}): {verdict}",
+            state.test.elo0, state.test.elo1, state.test.alpha, state.test.beta, state.llr
+        );
+    }
+    // Games that name their endings (Mill's `blocked`) get the count, forfeits and the
+    // ply limit among them; games that end one way only (Othello) have no line.
+    let named = |ending: &&str| *ending != FORFEIT && *ending != PLY_LIMIT;
+    if summary.endings.keys().any(named) {
+        let endings: Vec<String> = (summary.endings.iter())
+            .map(|(ending, count)| format!("{ending} {count}"))
+            .collect();
+        let _ = writeln!(text, "\nEndings: {}", endings.join(", "));
+    }
+    if summary.names.len() > 2 {
+        text.push_str(&cross_table(summary, name_width));
+    }
+    text
+}
+
+/// `200 of 200 games played in 81.2 s`, with the game and its rules where they are not
+/// Othello's.
+fn headline(summary: &MatchSummary) -> String {
     let game = summary
         .game
         .map_or(String::new(), |name| format!("{name} "));
-    let _ = write!(
-        text,
+    let mut text = format!(
         "{} of {} {game}games played in {:.1} s",
         summary.games_played, summary.games_scheduled, summary.wall_seconds
     );
@@ -70,7 +106,12 @@ pub fn final_report(summary: &MatchSummary) -> String {
         }
         None => text.push('\n'),
     }
-    let name_width = name_width(&summary.names);
+    text
+}
+
+/// Each pairing's games, results, score, Elo and (where results have a margin) mean
+/// margin, from the first engine's side.
+fn pairing_table(summary: &MatchSummary, name_width: usize) -> String {
     let pair_width = (2 * name_width + 4).max(8);
     let margin_header = if summary.margins { "Discs" } else { "" };
     let mut header = format!(
@@ -80,7 +121,7 @@ pub fn final_report(summary: &MatchSummary) -> String {
     if !summary.margins {
         header.truncate(header.trim_end().len());
     }
-    let _ = writeln!(text, "{header}");
+    let mut text = format!("{header}\n");
     for pairing in &summary.pairings {
         let tally = pairing.tally;
         let label = format!(
@@ -115,9 +156,16 @@ pub fn final_report(summary: &MatchSummary) -> String {
     } else {
         let _ = writeln!(text, "(W/D/L, score and Elo from the first engine's side)");
     }
-    let _ = writeln!(
-        text,
-        "\n{:<name_width$} {:>6} {:>7} {:>7} {:>11}  Forfeits",
+    text
+}
+
+/// Each engine's games, points, score, time a move and forfeits; with the mean depth and
+/// the speed of the searches where the engines say (engines in this process).
+fn engine_table(summary: &MatchSummary, name_width: usize) -> String {
+    let efforts = summary.engines.iter().any(|e| e.effort.moves > 0);
+    let search_header = if efforts { "  Depth    Nodes/s" } else { "" };
+    let mut text = format!(
+        "\n{:<name_width$} {:>6} {:>7} {:>7} {:>11}{search_header}  Forfeits\n",
         "Engine", "Games", "Points", "Score", "Time/move"
     );
     for (index, stats) in summary.engines.iter().enumerate() {
@@ -125,40 +173,67 @@ pub fn final_report(summary: &MatchSummary) -> String {
         let time = stats
             .seconds_per_move()
             .map_or("-".to_string(), |s| format!("{:.4} s", s));
+        let search = match (efforts, stats.effort.moves > 0) {
+            (false, _) => String::new(),
+            (true, false) => format!("  {:>5} {:>10}", "-", "-"),
+            (true, true) => format!(
+                "  {:>5.2} {:>10.0}",
+                stats.effort.mean_depth(),
+                stats.effort.nodes_per_second()
+            ),
+        };
         let forfeits = forfeits_text(&stats.forfeits);
         let _ = writeln!(
             text,
-            "{:<name_width$} {:>6} {:>7.1} {:>7} {time:>11}  {forfeits}",
+            "{:<name_width$} {:>6} {:>7.1} {:>7} {time:>11}{search}  {forfeits}",
             summary.names[index],
             stats.games,
             stats.points,
             percent(score),
         );
     }
-    if let Some(state) = &summary.sprt {
-        let (lower, upper) = state.test.bounds();
-        let verdict = match state.verdict {
-            Some(SprtVerdict::AcceptH1) => "H1 accepted",
-            Some(SprtVerdict::AcceptH0) => "H0 accepted",
-            None => "no decision",
+    text
+}
+
+/// How each engine used a clock or a time per move, where it had one: the clock left at
+/// the end of the games it did not forfeit (the mean and the smallest share), or the share
+/// of the move time its moves took (all of them, and those over [`SEARCHED_MOVE`], since
+/// the others were played from a table or the book); and its slowest move.
+fn time_use(summary: &MatchSummary) -> String {
+    let mut text = String::new();
+    for (name, stats) in summary.names.iter().zip(&summary.engines) {
+        let line = match (stats.clock, stats.move_time) {
+            (_, Some(per_move)) if stats.moves > 0 => {
+                let share = |seconds: f64, moves: u64| {
+                    100.0 * seconds / moves.max(1) as f64 / per_move.as_secs_f64().max(1e-9)
+                };
+                format!(
+                    "mean move {:.0}% of {} ms ({:.0}% over the {} moves of more than {} ms)",
+                    share(stats.seconds, stats.moves),
+                    per_move.as_millis(),
+                    share(stats.searched_seconds, stats.searched_moves),
+                    stats.searched_moves,
+                    SEARCHED_MOVE.as_millis()
+                )
+            }
+            (Some(clock), _) if !stats.clock_left.is_empty() => {
+                let shares: Vec<f64> = (stats.clock_left.iter())
+                    .map(|left| 100.0 * left.as_secs_f64() / clock.as_secs_f64().max(1e-9))
+                    .collect();
+                let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+                let smallest = shares.iter().copied().fold(f64::INFINITY, f64::min);
+                format!(
+                    "clock left {mean:.1}% of {} on average (smallest {smallest:.1}%, {} games)",
+                    format_clock(clock),
+                    shares.len()
+                )
+            }
+            _ => continue,
         };
-        let _ = writeln!(
-            text,
-            "\nSPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} in ({lower:.3}, {upper:.3}): {verdict}",
-            state.test.elo0, state.test.elo1, state.test.alpha, state.test.beta, state.llr
-        );
-    }
-    // Games that name their endings (Mill's `blocked`) get the count, forfeits and the
-    // ply limit among them; games that end one way only (Othello) have no line.
-    let named = |ending: &&str| *ending != FORFEIT && *ending != PLY_LIMIT;
-    if summary.endings.keys().any(named) {
-        let endings: Vec<String> = (summary.endings.iter())
-            .map(|(ending, count)| format!("{ending} {count}"))
-            .collect();
-        let _ = writeln!(text, "\nEndings: {}", endings.join(", "));
-    }
-    if summary.names.len() > 2 {
-        text.push_str(&cross_table(summary, name_width));
+        if text.is_empty() {
+            text.push_str("\nTime use\n");
+        }
+        let _ = writeln!(text, "{name}: {line}, slowest move {:.2} s", stats.slowest);
     }
     text
 }

@@ -10,9 +10,10 @@ use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::driver::{Driver, Fault, FaultKind};
-use crate::game::{self, GameOutcome, GameSetup, MoveLimits, Seat};
+use crate::driver::{Driver, Effort, Fault, FaultKind, TimeControl};
+use crate::game::{self, GameOutcome, GameSetup, MoveLimits, Seat, Thinking};
 use crate::gtp::GtpDriver;
+use crate::in_process::{InProcessDriver, checked_settings};
 use crate::nboard::NBoardDriver;
 use crate::openings::Opening;
 use crate::record;
@@ -90,11 +91,49 @@ pub struct EngineStats {
     pub moves: u64,
     pub seconds: f64,
     pub forfeits: BTreeMap<FaultKind, u32>,
+    /// The longest move, in seconds.
+    pub slowest: f64,
+    /// Moves longer than [`game::SEARCHED_MOVE`], and their seconds.
+    pub searched_moves: u64,
+    pub searched_seconds: f64,
+    /// What the engine said its searches cost (an engine in this process).
+    pub effort: Effort,
+    /// The clock the engine was held to, and what was left of it at the end of each
+    /// game it did not forfeit.
+    pub clock: Option<Duration>,
+    pub clock_left: Vec<Duration>,
+    /// The engine's own time per move, if it had one.
+    pub move_time: Option<Duration>,
 }
 
 impl EngineStats {
+    fn new(limits: &MoveLimits) -> EngineStats {
+        EngineStats {
+            clock: limits.held_to_clock,
+            move_time: match limits.time_control {
+                TimeControl::MoveTime(time) => Some(time),
+                _ => None,
+            },
+            ..EngineStats::default()
+        }
+    }
+
     pub fn seconds_per_move(&self) -> Option<f64> {
         (self.moves > 0).then(|| self.seconds / self.moves as f64)
+    }
+
+    fn add(&mut self, thinking: &Thinking, forfeited: bool) {
+        self.moves += u64::from(thinking.moves);
+        self.seconds += thinking.seconds;
+        self.slowest = self.slowest.max(thinking.slowest);
+        self.searched_moves += u64::from(thinking.searched_moves);
+        self.searched_seconds += thinking.searched_seconds;
+        self.effort.add(&thinking.effort);
+        if let Some(left) = thinking.clock_left
+            && !forfeited
+        {
+            self.clock_left.push(left);
+        }
     }
 }
 
@@ -142,7 +181,7 @@ pub fn run_match<G: EngineGame>(config: &MatchConfig<G>) -> Result<MatchSummary,
         margins: G::MAX_RESULT > 1,
         names: names.clone(),
         pairings: pairings(config.engines.len()),
-        engines: vec![EngineStats::default(); config.engines.len()],
+        engines: config.limits.iter().map(EngineStats::new).collect(),
         games_played: 0,
         games_scheduled,
         sprt: config.sprt.map(|test| SprtState {
@@ -250,6 +289,12 @@ fn validate<G: EngineGame>(config: &MatchConfig<G>) -> Result<(), String> {
             config.game.name
         ));
     }
+    for engine in &config.engines {
+        if engine.protocol == Protocol::InProcess {
+            checked_settings::<G>(&engine.command)
+                .map_err(|error| format!("engine {}: {error}", engine.name))?;
+        }
+    }
     let gtp = config.engines.iter().any(|e| e.protocol == Protocol::Gtp);
     if gtp && config.openings.iter().any(|o| o.start != config.start) {
         return Err(
@@ -330,6 +375,10 @@ fn start_engine<G: EngineGame>(
             NBoardDriver::start(&spec.command, time_control, config.whole_game, deadline)
                 .map(|d| Box::new(d) as Box<dyn Driver<G>>)
         }
+        Protocol::InProcess => checked_settings::<G>(&spec.command)
+            .map_err(|error| Fault::new(FaultKind::Refused, error))
+            .and_then(|settings| InProcessDriver::start(&settings, time_control))
+            .map(|d| Box::new(d) as Box<dyn Driver<G>>),
         Protocol::Gtp => GtpDriver::start(
             &spec.command,
             time_control,
@@ -413,10 +462,9 @@ impl MatchSummary {
         }
         for (color, index) in [(Color::Black, job.black), (Color::White, job.white)] {
             let stats = &mut self.engines[index];
-            let (moves, seconds) = outcome.thinking[game::colour_index(color)];
+            let forfeited = matches!(&outcome.forfeit, Some((loser, _)) if *loser == color);
             stats.games += 1;
-            stats.moves += u64::from(moves);
-            stats.seconds += seconds;
+            stats.add(&outcome.thinking[game::colour_index(color)], forfeited);
             let discs = if color == Color::Black {
                 outcome.black_result
             } else {

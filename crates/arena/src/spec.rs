@@ -8,6 +8,8 @@ use std::str::FromStr;
 pub enum Protocol {
     NBoard,
     Gtp,
+    /// iago's controller in this process; the "command" is its engine options.
+    InProcess,
 }
 
 impl fmt::Display for Protocol {
@@ -15,6 +17,7 @@ impl fmt::Display for Protocol {
         f.write_str(match self {
             Protocol::NBoard => "nboard",
             Protocol::Gtp => "gtp",
+            Protocol::InProcess => "in-process",
         })
     }
 }
@@ -26,14 +29,16 @@ impl FromStr for Protocol {
         match text.to_ascii_lowercase().as_str() {
             "nboard" => Ok(Protocol::NBoard),
             "gtp" => Ok(Protocol::Gtp),
+            "in-process" => Ok(Protocol::InProcess),
             _ => Err(format!(
-                "unknown protocol {text:?} (expected nboard or gtp)"
+                "unknown protocol {text:?} (expected nboard, gtp or in-process)"
             )),
         }
     }
 }
 
-/// One engine of a match: `NAME=PROTOCOL:COMMAND`, the command being a shell command line.
+/// One engine of a match: `NAME=PROTOCOL:COMMAND`, the command being a shell command line,
+/// or for an engine in this process (`in-process`) its engine options (`--eval discs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     pub name: String,
@@ -59,12 +64,13 @@ impl FromStr for EngineSpec {
                 "engine name {name:?} must be one word without brackets or backslashes"
             ));
         }
-        if command.trim().is_empty() {
+        let protocol = protocol.trim().parse()?;
+        if command.trim().is_empty() && protocol != Protocol::InProcess {
             return Err(usage());
         }
         Ok(EngineSpec {
             name: name.to_string(),
-            protocol: protocol.trim().parse()?,
+            protocol,
             command: command.trim().to_string(),
         })
     }

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use super::args::{Args, is_option};
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, is_option, ranged};
 use super::out::{Failure, out};
 use iago_core::eval::othello_evaluator;
 use iago_core::files;
@@ -18,55 +20,77 @@ use iago_core::othello::wthor::read_wthor_players;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Confidence, Focus, Limits, Searcher};
 
-const HELP: &str = "usage: iago analyze GAME [OPTIONS]
-       iago analyze --wthor FILE.wtb --game N [OPTIONS]
+/// Searches every position of a game and prints, for each move: its number (a pass
+/// counts as a move, as NBoard numbers them; a pass has no row), the player, the move
+/// played and its score, the best move and its score (scores in discs, from the mover's
+/// view), the discs the move lost (best minus played before they are rounded, 0 for the
+/// best move) and whether the scores are exact (`exact`) or searched to a depth (`d14`).
+/// Both scores come from searches of the same position to the same depth, each with
+/// fresh tables (the played move's limited to that move); the depth is --depth, or one
+/// less where that would end the searches at an odd number of empty squares, so that
+/// every search ends with the same side to move (the evaluation swings by about 3 discs
+/// between the two). Where the played move's search scores it above the best move's (two
+/// selective searches may disagree by a disc), the played move is the row's best. A move
+/// that search finds short of the best, or best by less than 2 discs, is searched again
+/// the same way to the --verify depth, and its row has those scores: which moves lose
+/// discs, and how many, is then decided by searches of one depth whatever --depth is
+/// (searches of neighbouring depths disagree by a disc or two on such moves). Then a
+/// summary per player: moves, mistakes (moves that lost discs), discs lost, and the move
+/// from which the player's scores are exact; and the result when the game is over. The
+/// opening of a match's record (`iago match --out`: its first moves have no time, the
+/// players' have) is analysed but not counted as the players' moves.
+///
+/// GAME is a file or the text itself (`-` reads stdin): a GGF record, a transcript from
+/// the standard start (`f5d6c3d3`, any case, passes may be left out), or a position (64
+/// squares and the side to move, `X O -`, or the GGS board string `[8 <64> <side>]`)
+/// followed by the moves from there. A file may hold many games: GGF records (as `iago
+/// match --out` writes them), one game a line, a WTHOR database (`.wtb`), or iago's game
+/// records (`iago selfplay --out`); --game N picks one. A file is read up to 64 MiB.
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago analyze",
+    override_usage = "iago analyze GAME [OPTIONS]\n       iago analyze --wthor FILE.wtb --game N [OPTIONS]",
+    after_help = JSON_HELP
+)]
+struct AnalyzeArgs {
+    /// The game: a file, the text itself, or `-` for stdin
+    #[arg(value_name = "GAME")]
+    game: Option<String>,
+    /// The game of a file that holds several (from 1; default 1)
+    #[arg(long = "game", value_name = "N", value_parser = ranged(&GAME))]
+    game_number: Option<usize>,
+    /// A WTHOR database, whatever its name; the players' names come from the WTHOR.JOU
+    /// beside a WTHOR file
+    #[arg(long, value_name = "FILE")]
+    wthor: Option<String>,
+    /// Midgame search depth; the moves in doubt are searched again to --verify (18) whatever --depth is, so a small --depth mostly saves time on the moves not in doubt (--verify 0: none)
+    #[arg(long, value_name = "N", default_value = "14", value_parser = ranged(&iago_core::options::DEPTH))]
+    depth: u32,
+    /// Depth of the second search of moves in doubt (0: none; no second search where it
+    /// would be no deeper than --depth)
+    #[arg(long, value_name = "N", default_value = "18", value_parser = ranged(&VERIFY))]
+    verify: u32,
+    /// Solve exactly from N empty squares on
+    #[arg(long, value_name = "N", default_value = "22", value_parser = ranged(&SOLVE))]
+    solve: u32,
+    #[command(flatten)]
+    engine: EngineOptions<AnalyzeFlags>,
+    /// Print JSON instead of the table (schema below)
+    #[arg(long)]
+    json: bool,
+    /// Also draw the score curve (Black's view) with the mistakes marked
+    #[arg(long, value_name = "FILE")]
+    svg: Option<String>,
+}
 
-Searches every position of a game and prints, for each move: its number (a pass
-counts as a move, as NBoard numbers them; a pass has no row), the player, the move
-played and its score, the best move and its score (scores in discs, from the mover's
-view), the discs the move lost (best minus played before they are rounded, 0 for the
-best move) and whether the scores are exact (`exact`) or searched to a depth (`d14`).
-Both scores come from searches of the same position to the same depth, each with fresh
-tables (the played move's limited to that move); the depth is --depth, or one less
-where that would end the searches at an odd number of empty squares, so that every
-search ends with the same side to move (the evaluation swings by about 3 discs between
-the two). Where the played move's search scores it above the best move's (two selective
-searches may disagree by a disc), the played move is the row's best. A move that
-search finds short of the best, or best by less than 2 discs, is searched again the
-same way to the --verify depth, and its row has those scores: which moves lose discs,
-and how many, is then decided by searches of one depth whatever --depth is (searches
-of neighbouring depths disagree by a disc or two on such moves). Then a summary per
-player: moves, mistakes (moves that lost discs), discs lost, and the move from which
-the player's scores are exact; and the result when the game is over. The opening of a
-match's record (`iago match --out`: its first moves have no time, the players' have) is
-analysed but not counted as the players' moves.
+#[derive(Clone, Debug, Default)]
+struct AnalyzeFlags;
 
-GAME is a file or the text itself (`-` reads stdin): a GGF record, a transcript from
-the standard start (`f5d6c3d3`, any case, passes may be left out), or a position (64
-squares and the side to move, `X O -`, or the GGS board string `[8 <64> <side>]`)
-followed by the moves from there. A file may hold many games: GGF records (as `iago
-match --out` writes them), one game a line, a WTHOR database (`.wtb`), or iago's game
-records (`iago selfplay --out`); --game N picks one. A file is read up to 64 MiB.
+impl Flags for AnalyzeFlags {
+    const FLAGS: &'static [&'static str] = &["--eval", "--hash", "--threads"];
+}
 
-Options:
-  --game N         the game of a file that holds several (from 1; default 1)
-  --wthor FILE     a WTHOR database, whatever its name; the players' names come from
-                   the WTHOR.JOU beside a WTHOR file
-  --depth N        midgame search depth (default 14); the moves in doubt are searched
-                   again to --verify (18) whatever --depth is, so a small --depth
-                   mostly saves time on the moves not in doubt (--verify 0: none)
-  --verify N       depth of the second search of moves in doubt (default 18; 0: none;
-                   no second search where it would be no deeper than --depth)
-  --solve N        solve exactly from N empty squares on (default 22)
-  --eval NAME      evaluator (default: the default)
-  --hash MB        table size (default 64)
-  --threads N      search threads (default 1); more is faster but the midgame scores
-                   may then vary from run to run
-  --json           print JSON instead of the table (schema below)
-  --svg FILE       also draw the score curve (Black's view) with the mistakes marked
-  -h, --help       print this help
-
-JSON: one object
+const JSON_HELP: &str = "JSON: one object
   {\"start\": POSITION, \"black\": NAME|null, \"white\": NAME|null, \"depth\": N,
    \"verify\": N, \"solve\": N, \"moves\": [MOVE...],
    \"players\": {\"black\": PLAYER, \"white\": PLAYER}, \"result\": DISCS|null}
@@ -76,7 +100,8 @@ JSON: one object
   PLAYER = {\"moves\": N, \"mistakes\": N, \"lost\": DISCS, \"exact_from\": N|null}
 POSITION is 64 characters and the side (`X`/`O`); scores are whole discs from the
 mover's view; a move's depth is that of the searches its scores come from; passes have
-no entry; result is the final disc difference for Black.";
+no entry; result is the final disc difference for Black. With more than one thread the
+midgame scores may vary from run to run.";
 
 /// The game of a WTHOR file, from 1.
 const GAME: Range<usize> = Range {
@@ -119,40 +144,27 @@ struct Options {
     svg: Option<String>,
 }
 
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut options = Options {
-        game: None,
-        wthor: None,
-        game_number: None,
-        depth: 14,
-        verify: 18,
-        solve: 22,
-        eval: "default".into(),
-        hash_mb: iago_core::search::DEFAULT_HASH_MB,
-        threads: 1,
-        json: false,
-        svg: None,
+fn parse_args(args: &[String]) -> Result<Option<Options>, Failure> {
+    let is_argument = |word: &str| !is_option(word);
+    let Some(given) = args::parse_mixed::<AnalyzeArgs>("analyze", args, is_argument)? else {
+        return Ok(None);
     };
-    let mut args = Args::new("analyze", args);
-    while let Some(arg) = args.next() {
-        match arg {
-            "-h" | "--help" => return Ok(None),
-            "--wthor" => options.wthor = Some(args.value(arg)?),
-            "--game" => options.game_number = Some(args.ranged(arg, &GAME)?),
-            "--depth" => options.depth = args.ranged(arg, &iago_core::options::DEPTH)?,
-            "--verify" => options.verify = args.ranged(arg, &VERIFY)?,
-            "--solve" => options.solve = args.ranged(arg, &SOLVE)?,
-            "--eval" => options.eval = args.value(arg)?,
-            "--hash" => options.hash_mb = args.ranged(arg, &iago_core::options::HASH_MB)?,
-            "--threads" => options.threads = args.ranged(arg, &iago_core::options::THREADS)?,
-            "--json" => options.json = true,
-            "--svg" => options.svg = Some(args.value(arg)?),
-            "-" => options.game = Some("-".into()),
-            _ if is_option(arg) => return Err(args.unknown(arg)),
-            _ if options.game.is_none() => options.game = Some(arg.to_string()),
-            _ => return Err(format!("analyze: unexpected argument {arg:?}")),
-        }
-    }
+    let settings = given.engine.settings;
+    let options = Options {
+        game: given.game,
+        wthor: given.wthor,
+        game_number: given.game_number,
+        depth: given.depth,
+        verify: given.verify,
+        solve: given.solve,
+        eval: settings.eval.unwrap_or_else(|| "default".into()),
+        hash_mb: settings
+            .hash_mb
+            .unwrap_or(iago_core::search::DEFAULT_HASH_MB),
+        threads: settings.threads.unwrap_or(1),
+        json: given.json,
+        svg: given.svg,
+    };
     if options.game.is_some() && options.wthor.is_some() {
         return Err("analyze: a GAME and --wthor: give one of them".into());
     }
@@ -970,7 +982,6 @@ fn svg_mistakes(out: &mut String, plot: &Plot, rows: &[Row]) {
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse_args(args)? else {
-        out!("{HELP}\n")?;
         return Ok(());
     };
     if let Some(svg) = &options.svg {

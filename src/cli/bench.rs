@@ -6,38 +6,96 @@ use super::out::{Failure, outln};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::args::Args;
-use iago_core::eval::othello_evaluator;
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, ranged};
 use iago_core::game::Game;
-use iago_core::mill::Rules;
-use iago_core::mill::eval::mill_evaluator;
 use iago_core::mill::notation::parse_position as mill_position;
-use iago_core::options;
+use iago_core::mill::{MillPosition, Rules};
+use iago_core::options::{self, Settings};
 use iago_core::othello::notation::parse_position;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::{Limits, OrderingRules, SearchReport, Searchable, Searcher};
 
-const HELP: &str = "usage: iago bench [OPTIONS]
+/// Searches a fixed set of positions (openings and midgames) at a fixed depth, each from
+/// cleared tables, and prints each search and the totals: the node count is the search's
+/// signature, nodes per second its speed. With more than one thread, node counts and
+/// times vary from run to run.
+#[derive(Parser, Debug)]
+#[command(name = "iago bench", override_usage = "iago bench [OPTIONS]")]
+struct BenchArgs {
+    /// Search depth (default 10; Mill 8)
+    #[arg(long, value_name = "N", value_parser = ranged(&options::DEPTH))]
+    depth: Option<u32>,
+    #[command(flatten)]
+    engine: EngineOptions<BenchFlags>,
+    /// Nine Men's Morris positions of every phase instead (evaluator phased; with
+    /// --no-killers, --no-history, --no-reductions, --no-quiescence for its search)
+    #[arg(long, value_name = "mill")]
+    game: Option<String>,
+    /// Full-width search (no Multi-ProbCut)
+    #[arg(long)]
+    no_probcut: bool,
+    #[command(flatten)]
+    rules: Ordering,
+}
 
-Searches a fixed set of positions (openings and midgames) at a fixed depth, each from
-cleared tables, and prints each search and the totals: the node count is the search's
-signature, nodes per second its speed.
+#[derive(Clone, Debug, Default)]
+struct BenchFlags;
 
-Options:
-  --depth N        search depth (default 10)
-  --eval NAME      evaluator (default: the default evaluator)
-  --hash MB        transposition table size (default 64)
-  --threads N      search threads, at most one per CPU core (default 1); with more
-                   than one, node counts and times vary from run to run
-  --no-probcut     full-width search (no Multi-ProbCut)
-  --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
-                   switch off one move-ordering rule (to measure what it buys)
-  --game mill      Nine Men's Morris positions of every phase instead (default depth
-                   8, evaluator phased; --nodes N, and --no-hash-move, --no-killers,
-                   --no-history, --no-reductions, --no-quiescence for its search)
-  -h, --help       print this help";
+impl Flags for BenchFlags {
+    const FLAGS: &'static [&'static str] = &["--eval", "--hash", "--threads", "--nodes"];
+}
 
-/// Mill positions from games against Sanmill: placing, moving and flying.
+/// The move-ordering rules a benchmark or a solve may switch off, one at a time, to
+/// measure what each buys.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Ordering {
+    /// No hash move first
+    #[arg(long)]
+    no_hash_move: bool,
+    /// No ordering by the static evaluation
+    #[arg(long)]
+    no_evaluation: bool,
+    /// No ordering by the opponent's mobility
+    #[arg(long)]
+    no_mobility: bool,
+    /// No parity in the endgame's ordering
+    #[arg(long)]
+    no_parity: bool,
+    /// No stable discs in the endgame's cuts
+    #[arg(long)]
+    no_stability: bool,
+    /// Mill: no killer moves
+    #[arg(long)]
+    no_killers: bool,
+    /// Mill: no history ordering
+    #[arg(long)]
+    no_history: bool,
+    /// Mill: no late-move reductions
+    #[arg(long)]
+    no_reductions: bool,
+    /// Mill: no quiescence search
+    #[arg(long)]
+    no_quiescence: bool,
+}
+
+impl Ordering {
+    pub fn rules(&self) -> OrderingRules {
+        OrderingRules {
+            hash_move: !self.no_hash_move,
+            evaluation: !self.no_evaluation,
+            mobility: !self.no_mobility,
+            parity: !self.no_parity,
+            stability: !self.no_stability,
+            killers: !self.no_killers,
+            history: !self.no_history,
+            reductions: !self.no_reductions,
+            quiescence: !self.no_quiescence,
+        }
+    }
+}
+
 const MILL_POSITIONS: &[&str] = &[
     "--------/-B-B----/-WWW---B w 6 6 0",
     "----W---/BW-B-W-W/B-BW---B w 4 4 0",
@@ -94,50 +152,22 @@ fn positions() -> Result<Vec<Position>, String> {
 }
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    if args.windows(2).any(|w| w[0] == "--game" && w[1] == "mill") {
-        let rest: Vec<String> = args
-            .iter()
-            .filter(|a| *a != "--game" && *a != "mill")
-            .cloned()
-            .collect();
-        return run_mill(&rest);
+    let Some(options) = args::parse::<BenchArgs>("bench", args)? else {
+        return Ok(());
+    };
+    let settings = &options.engine.settings;
+    let rules = options.rules.rules();
+    match options.game.as_deref() {
+        None | Some("othello") => {}
+        Some("mill") => return run_mill(settings, options.depth.unwrap_or(8), rules),
+        Some(other) => return Err(format!("bench: --game {other}: othello or mill").into()),
     }
-    let mut depth = 10;
-    let mut eval = "default".to_string();
-    let mut hash_mb = iago_core::search::DEFAULT_HASH_MB;
-    let mut rules = OrderingRules::default();
-    let mut selective = true;
-    let mut threads = 1;
-    let mut args = Args::new("bench", args);
-    while let Some(arg) = args.next() {
-        match arg {
-            "-h" | "--help" => {
-                outln!("{HELP}")?;
-                return Ok(());
-            }
-            "--depth" => depth = args.ranged(arg, &options::DEPTH)?,
-            "--eval" => eval = args.value(arg)?,
-            "--hash" => hash_mb = args.ranged(arg, &options::HASH_MB)?,
-            "--threads" => threads = args.ranged(arg, &options::THREADS)?,
-            "--no-probcut" => selective = false,
-            "--no-hash-move" => rules.hash_move = false,
-            "--no-evaluation" => rules.evaluation = false,
-            "--no-mobility" => rules.mobility = false,
-            "--no-parity" => rules.parity = false,
-            "--no-stability" => rules.stability = false,
-            _ => return Err(args.unknown(arg).into()),
-        }
-    }
-    let mut searcher = Searcher::new(othello_evaluator(&eval)?);
-    searcher.set_hash_mb(hash_mb);
-    searcher.set_ordering(rules);
-    searcher.set_selectivity(selective);
-    searcher.set_threads(threads);
-    searcher
-        .allocate_tables()
-        .map_err(|e| format!("bench: --hash {hash_mb}: {e}"))?;
+    let depth = options.depth.unwrap_or(10);
+    let mut searcher = args::searcher::<Position>("bench", settings, rules)?;
+    searcher.set_selectivity(!options.no_probcut);
     let limits = Limits {
         depth: Some(depth),
+        nodes: settings.nodes,
         ..Limits::default()
     };
     let (nodes, time) = search_each(&mut searcher, &positions()?, &limits, |pos, report| {
@@ -153,31 +183,11 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
 }
 
 /// `iago bench --game mill`: the Mill positions at a fixed depth, each from cleared tables.
-fn run_mill(args: &[String]) -> Result<(), Failure> {
-    let (mut depth, mut eval, mut nodes_limit) = (8u32, "phased".to_string(), None);
-    let mut rules = OrderingRules::default();
-    let mut args = Args::new("bench", args);
-    while let Some(arg) = args.next() {
-        match arg {
-            "--depth" => depth = args.ranged(arg, &options::DEPTH)?,
-            "--nodes" => nodes_limit = Some(args.ranged(arg, &options::NODES)?),
-            "--eval" => eval = args.value(arg)?,
-            "--no-hash-move" => rules.hash_move = false,
-            "--no-killers" => rules.killers = false,
-            "--no-history" => rules.history = false,
-            "--no-reductions" => rules.reductions = false,
-            "--no-quiescence" => rules.quiescence = false,
-            _ => return Err(format!("bench: unknown option {arg:?} for Mill").into()),
-        }
-    }
-    let mut searcher = Searcher::new(mill_evaluator(&eval)?);
-    searcher.set_ordering(rules);
-    searcher
-        .allocate_tables()
-        .map_err(|e| format!("bench: {e}"))?;
+fn run_mill(settings: &Settings, depth: u32, rules: OrderingRules) -> Result<(), Failure> {
+    let mut searcher = args::searcher::<MillPosition>("bench", settings, rules)?;
     let limits = Limits {
         depth: Some(depth),
-        nodes: nodes_limit,
+        nodes: settings.nodes,
         ..Limits::default()
     };
     let positions = MILL_POSITIONS

@@ -1,19 +1,10 @@
-//! `iago book`: build, inspect, check and teach opening books.
-//!
-//! ```text
-//! iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N]
-//!                 [--eval NAME] --out PATH
-//! iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE
-//! iago book show [--book PATH|none] [MOVES]
-//! iago book check PATH
-//! ```
-//! A games file is read as `iago analyze` reads one
-//! ([`iago_core::othello::game_input::GameFile`]): GGF records, one game a line, or WTHOR.
-
 use super::out::{Failure, outln};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use clap::{Parser, Subcommand};
+
+use super::args::{self, EngineOptions, Flags, HELP_TEMPLATE, number, ranged};
 use iago_core::book::{Book, BookChoice, LearnSettings};
 use iago_core::eval::othello_evaluator;
 use iago_core::options::{self, Range};
@@ -22,56 +13,119 @@ use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::Searcher;
 use iago_training::book_build::{BuildSettings, build_book};
 
-const USAGE: &str = "usage: iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N] [--eval NAME] --out PATH
-       iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE
-       iago book show [--book PATH|none] [MOVES]
-       iago book check PATH
+/// Opening book tools: build a book from game records, teach it games, show its moves in
+/// a position, check a book file. `iago book SUBCOMMAND --help` describes each one.
+#[derive(Parser, Debug)]
+#[command(name = "iago book", subcommand_required = true)]
+struct BookArgs {
+    #[command(subcommand)]
+    command: BookCommand,
+}
 
-`iago book SUBCOMMAND --help` describes each one.";
+#[derive(Subcommand, Debug)]
+enum BookCommand {
+    Build(BuildArgs),
+    Learn(LearnArgs),
+    Show(ShowArgs),
+    Check(CheckArgs),
+}
 
-const BUILD_HELP: &str = "usage: iago book build [--wthor DIR] [--plies N] [--min-games N] [--depth N] [--threads N] [--eval NAME] --out PATH
+/// Builds a book from the games of the WTHOR files (`*.wtb`) of DIR: every position of
+/// the first N plies that enough games went through, each searched to a depth, values
+/// backed up by minimax. The book is written whole to PATH (a temporary file beside it,
+/// renamed over it; through a symbolic link, to the file it names). The book does not
+/// depend on the number of threads (searches at once, default 1).
+#[derive(clap::Args, Debug)]
+#[command(help_template = HELP_TEMPLATE)]
+struct BuildArgs {
+    /// The WTHOR files
+    #[arg(long, value_name = "DIR", default_value = "../shared/data/wthor")]
+    wthor: PathBuf,
+    /// Positions up to N plies from the start (1..60)
+    #[arg(long, value_name = "N", default_value = "16", value_parser = ranged(&PLIES))]
+    plies: usize,
+    /// Positions at least N games went through
+    #[arg(long, value_name = "N", default_value = "40", value_parser = number::<u32>)]
+    min_games: u32,
+    /// Search depth of each position (1..64)
+    #[arg(long, value_name = "N", default_value = "8", value_parser = ranged(&options::DEPTH))]
+    depth: u32,
+    #[command(flatten)]
+    engine: EngineOptions<EvalThreads>,
+    /// The book file to write (required)
+    #[arg(long, value_name = "PATH")]
+    out: Option<PathBuf>,
+}
 
-Builds a book from the games of the WTHOR files (`*.wtb`) of DIR: every position of
-the first N plies that enough games went through, each searched to a depth, values
-backed up by minimax. The book is written whole to PATH (a temporary file beside it,
-renamed over it; through a symbolic link, to the file it names).
+/// Adds the games of GAMES_FILE to the book at PATH (made from the built-in book if there
+/// is no file yet) and saves it after each game. GAMES_FILE is read as `iago analyze`
+/// reads a game file (up to 64 MiB): GGF records (as `iago match --out` writes them), one
+/// game a line (transcripts like f5d6c3, positions with moves; `#` starts a comment
+/// line), or a WTHOR database.
+#[derive(clap::Args, Debug)]
+#[command(help_template = HELP_TEMPLATE)]
+struct LearnArgs {
+    /// The book file to learn into (required)
+    #[arg(long, value_name = "PATH")]
+    book: Option<PathBuf>,
+    /// Learn only game N of the file (from 1)
+    #[arg(long, value_name = "N", value_parser = ranged(&GAME))]
+    game: Option<usize>,
+    /// Search depth of the positions new to the book (1..64, default 10)
+    #[arg(long, value_name = "N", value_parser = ranged(&options::DEPTH))]
+    depth: Option<u32>,
+    /// Learn the first N plies of each game (1..60, default 40)
+    #[arg(long, value_name = "N", value_parser = ranged(&PLIES))]
+    plies: Option<usize>,
+    #[command(flatten)]
+    engine: EngineOptions<Eval>,
+    /// The games
+    #[arg(value_name = "GAMES_FILE")]
+    games_file: Option<PathBuf>,
+}
 
-Options:
-  --wthor DIR      the WTHOR files (default ../shared/data/wthor)
-  --plies N        positions up to N plies from the start (1..60, default 16)
-  --min-games N    positions at least N games went through (default 40)
-  --depth N        search depth of each position (1..64, default 8)
-  --threads N      searches at once (1..1024, default 1); the book does not depend on it
-  --eval NAME      evaluator (default: the default)
-  --out PATH       the book file to write";
+/// Prints the book's moves in the position after MOVES (a transcript from the start,
+/// e.g. f5 d6), each with its value for the side to move, the games that went through
+/// it, the depth of its value and the book's line.
+#[derive(clap::Args, Debug)]
+#[command(help_template = HELP_TEMPLATE)]
+struct ShowArgs {
+    #[command(flatten)]
+    engine: EngineOptions<BookFlag>,
+    /// Moves from the start
+    #[arg(value_name = "MOVES")]
+    moves: Vec<String>,
+}
 
-const LEARN_HELP: &str =
-    "usage: iago book learn --book PATH [--game N] [--depth N] [--plies N] [--eval NAME] GAMES_FILE
+/// Reads the book file at PATH whole and says whether it is intact (its header, length,
+/// checksum and entries) and how many positions it holds; a damaged file is an error.
+#[derive(clap::Args, Debug)]
+#[command(help_template = HELP_TEMPLATE)]
+struct CheckArgs {
+    #[arg(value_name = "PATH")]
+    path: String,
+}
 
-Adds the games of GAMES_FILE to the book at PATH (made from the built-in book if there
-is no file yet) and saves it after each game. GAMES_FILE is read as `iago analyze`
-reads a game file (up to 64 MiB): GGF records (as `iago match --out` writes them),
-one game a line (transcripts like f5d6c3, positions with moves; `#` starts a comment
-line), or a WTHOR database.
+#[derive(Clone, Debug, Default)]
+struct EvalThreads;
 
-Options:
-  --book PATH      the book file to learn into
-  --game N         learn only game N of the file (from 1)
-  --depth N        search depth of the positions new to the book (1..64, default 10)
-  --plies N        learn the first N plies of each game (1..60, default 40)
-  --eval NAME      evaluator (default: the default)";
+impl Flags for EvalThreads {
+    const FLAGS: &'static [&'static str] = &["--eval", "--threads"];
+}
 
-const SHOW_HELP: &str = "usage: iago book show [--book PATH|none] [MOVES]
+#[derive(Clone, Debug, Default)]
+struct Eval;
 
-Prints the book's moves in the position after MOVES (a transcript from the start, e.g.
-f5 d6), each with its value for the side to move, the games that went through it, the
-depth of its value and the book's line. --book picks a book file (default: the built-in
-book).";
+impl Flags for Eval {
+    const FLAGS: &'static [&'static str] = &["--eval"];
+}
 
-const CHECK_HELP: &str = "usage: iago book check PATH
+#[derive(Clone, Debug, Default)]
+struct BookFlag;
 
-Reads the book file at PATH whole and says whether it is intact (its header, length,
-checksum and entries) and how many positions it holds; a damaged file is an error.";
+impl Flags for BookFlag {
+    const FLAGS: &'static [&'static str] = &["--book"];
+}
 
 /// Plies of a game the book keeps.
 const PLIES: Range<usize> = Range {
@@ -91,85 +145,15 @@ const GAME: Range<usize> = Range {
     unit: "",
 };
 
-/// A book subcommand, given the words after its name.
-type Subcommand = fn(&[String]) -> Result<(), Failure>;
-
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let rest = args.get(1..).unwrap_or_default();
-    let (help, run): (&str, Subcommand) = match args.first().map(String::as_str) {
-        Some("build") => (BUILD_HELP, build),
-        Some("learn") => (LEARN_HELP, learn),
-        Some("show") => (SHOW_HELP, show),
-        Some("check") => (CHECK_HELP, check),
-        Some("help" | "--help" | "-h") => {
-            outln!("{USAGE}")?;
-            return Ok(());
-        }
-        _ => return Err(format!("book: expected a subcommand\n{USAGE}").into()),
-    };
-    if rest.iter().any(|arg| arg == "--help" || arg == "-h") {
-        outln!("{help}")?;
+    let Some(options) = args::parse::<BookArgs>("book", args)? else {
         return Ok(());
-    }
-    run(rest)
-}
-
-/// `--name value` options and positional arguments.
-struct Options {
-    named: Vec<(String, String)>,
-    positional: Vec<String>,
-}
-
-impl Options {
-    fn parse(args: &[String], known: &[&str]) -> Result<Options, String> {
-        let mut options = Options {
-            named: Vec::new(),
-            positional: Vec::new(),
-        };
-        let mut args = args.iter();
-        while let Some(arg) = args.next() {
-            if let Some(name) = arg.strip_prefix("--") {
-                if !known.contains(&name) {
-                    return Err(format!("book: unknown option {arg}\n{USAGE}"));
-                }
-                let value = args
-                    .next()
-                    .ok_or_else(|| format!("book: {arg} needs a value"))?;
-                options.named.push((name.to_string(), value.clone()));
-            } else {
-                options.positional.push(arg.clone());
-            }
-        }
-        Ok(options)
-    }
-
-    fn get(&self, name: &str) -> Option<&str> {
-        self.named
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
-        match self.get(name) {
-            None => Ok(default),
-            Some(text) => text
-                .parse()
-                .map_err(|_| format!("book: --{name}: {text:?} is not a valid number")),
-        }
-    }
-
-    /// The value of `--name`, in `range` (the error states it).
-    fn ranged<T>(&self, name: &str, range: &Range<T>, default: T) -> Result<T, String>
-    where
-        T: Copy + PartialOrd + std::fmt::Display + std::str::FromStr,
-    {
-        match self.get(name) {
-            None => Ok(default),
-            Some(text) => super::args::ranged(&format!("--{name}"), text, range)
-                .map_err(|error| format!("book: {error}")),
-        }
+    };
+    match options.command {
+        BookCommand::Build(options) => build(options),
+        BookCommand::Learn(options) => learn(options),
+        BookCommand::Show(options) => show(options),
+        BookCommand::Check(options) => check(&options.path),
     }
 }
 
@@ -177,26 +161,11 @@ fn searcher(eval: &str) -> Result<Searcher<Position>, String> {
     Ok(Searcher::new(othello_evaluator(eval)?))
 }
 
-fn build(args: &[String]) -> Result<(), Failure> {
-    let options = Options::parse(
-        args,
-        &[
-            "wthor",
-            "plies",
-            "min-games",
-            "depth",
-            "threads",
-            "eval",
-            "out",
-        ],
-    )?;
-    let wthor = PathBuf::from(options.get("wthor").unwrap_or("../shared/data/wthor"));
-    let out = PathBuf::from(
-        options
-            .get("out")
-            .ok_or("book build: --out PATH is required")?,
-    );
-    let eval = options.get("eval").unwrap_or("default").to_string();
+fn build(options: BuildArgs) -> Result<(), Failure> {
+    let wthor = options.wthor;
+    let out = options.out.ok_or("book build: --out PATH is required")?;
+    let settings = &options.engine.settings;
+    let eval = settings.eval.clone().unwrap_or_else(|| "default".into());
     searcher(&eval)?;
     let mut inputs = super::args::wthor_files(&wthor);
     inputs.extend(super::args::evaluator_file(&eval));
@@ -206,10 +175,10 @@ fn build(args: &[String]) -> Result<(), Failure> {
         inputs.iter().map(PathBuf::as_path),
     )?;
     let settings = BuildSettings {
-        plies: options.ranged("plies", &PLIES, 16)?,
-        min_games: options.number("min-games", 40)?,
-        depth: options.ranged("depth", &options::DEPTH, 8)?,
-        threads: options.ranged("threads", &options::THREADS, 1)?,
+        plies: options.plies,
+        min_games: options.min_games,
+        depth: options.depth,
+        threads: settings.threads.unwrap_or(1),
     };
     let start = Instant::now();
     let games: Vec<Vec<_>> = iago_core::othello::wthor::read_wthor_dir(&wthor)
@@ -276,38 +245,29 @@ fn parse_game(text: &str) -> Result<Vec<Move>, String> {
     Ok(moves)
 }
 
-fn learn(args: &[String]) -> Result<(), Failure> {
-    let options = Options::parse(args, &["book", "game", "depth", "plies", "eval"])?;
-    let path = options
-        .get("book")
-        .ok_or("book learn: --book PATH is required")?;
-    let games_file = match options.positional.as_slice() {
-        [file] => file,
-        [] => return Err("book learn: missing GAMES_FILE".into()),
-        [_, extra, ..] => return Err(format!("book learn: unexpected argument {extra:?}").into()),
-    };
+fn learn(options: LearnArgs) -> Result<(), Failure> {
+    let path = options.book.ok_or("book learn: --book PATH is required")?;
+    let games_file = (options.games_file).ok_or("book learn: missing GAMES_FILE")?;
+    let games_file = games_file.to_string_lossy().into_owned();
     let defaults = LearnSettings::default();
     let settings = LearnSettings {
-        depth: options.ranged("depth", &options::DEPTH, defaults.depth)?,
-        plies: options.ranged("plies", &PLIES, defaults.plies)?,
+        depth: options.depth.unwrap_or(defaults.depth),
+        plies: options.plies.unwrap_or(defaults.plies),
     };
-    let only = match options.get("game") {
-        Some(_) => Some(options.ranged("game", &GAME, 1)?),
-        None => None,
-    };
-    let eval = options.get("eval").unwrap_or("default");
+    let only = options.game;
+    let eval = options.engine.settings.eval.as_deref().unwrap_or("default");
     let mut searcher = searcher(eval)?;
     let inputs = [
-        Some(PathBuf::from(games_file)),
+        Some(PathBuf::from(&games_file)),
         super::args::evaluator_file(eval),
     ];
     iago_core::files::refuse_input_as_output(
         "book learn",
-        Path::new(path),
+        &path,
         inputs.iter().flatten().map(PathBuf::as_path),
     )?;
     let games =
-        GameFile::read(Path::new(games_file), false).map_err(|e| format!("book learn: {e}"))?;
+        GameFile::read(Path::new(&games_file), false).map_err(|e| format!("book learn: {e}"))?;
     if games.is_empty() {
         return Err(format!("book learn: {games_file} holds no game").into());
     }
@@ -315,7 +275,7 @@ fn learn(args: &[String]) -> Result<(), Failure> {
         Some(number) => number..=number,
         None => 1..=games.len(),
     };
-    let mut book = Book::open(Path::new(path)).map_err(|e| e.to_string())?;
+    let mut book = Book::open(&path).map_err(|e| e.to_string())?;
     for number in numbers {
         let game = games
             .game(number)
@@ -334,11 +294,8 @@ fn learn(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
-fn show(args: &[String]) -> Result<(), Failure> {
-    let options = Options::parse(args, &["book"])?;
-    let choice = options
-        .get("book")
-        .map_or(BookChoice::Default, BookChoice::from_arg);
+fn show(options: ShowArgs) -> Result<(), Failure> {
+    let choice = options.engine.settings.book.clone();
     let book = match &choice {
         BookChoice::File(path) => Book::open(path).map_err(|e| e.to_string())?,
         _ => Book::open_choice(&choice)
@@ -346,7 +303,7 @@ fn show(args: &[String]) -> Result<(), Failure> {
             .flatten()
             .unwrap_or_default(),
     };
-    let moves = parse_game(&options.positional.join(""))?;
+    let moves = parse_game(&options.moves.join(""))?;
     let mut pos = Position::start();
     for &mv in &moves {
         pos = pos.try_play(mv).ok_or("illegal move")?;
@@ -376,8 +333,7 @@ fn show(args: &[String]) -> Result<(), Failure> {
     Ok(())
 }
 
-fn check(args: &[String]) -> Result<(), Failure> {
-    let path = args.first().ok_or("book check: missing PATH")?;
+fn check(path: &str) -> Result<(), Failure> {
     let book = Book::open(Path::new(path)).map_err(|e| e.to_string())?;
     if !Path::new(path).exists() {
         return Err(format!("book check: {path}: no such file").into());

@@ -3,26 +3,52 @@
 //! balanced openings at equal depth or equal time per move: `iago match` with in-process
 //! engines, its statistics and its report.
 
-use super::out::{Failure, out, outln};
+use super::out::{Failure, out};
 use std::time::Duration;
 
-use super::args::Args;
+use clap::Parser;
+
+use super::args::{self, number};
 use iago_arena::openings::read_openings;
 use iago_arena::{EngineSpec, MatchConfig, MoveLimits, Opening, Protocol, TimeControl, report};
 use iago_core::engine::EngineGame;
 use iago_core::games::GameEntry;
 use iago_core::othello::Position;
 
-const HELP: &str = "usage: iago eval-match A B [--games N] [--depth D | --movetime MS]
-                       [--openings FILE] [--threads T] [--quiet]
-
-Plays evaluator A against evaluator B inside this process, both with iago's search and
-no book: each opening twice with colours swapped, N games in all (default 200) from the
-balanced openings built in (or FILE). Every move is searched to depth D (default 4) or
-for MS milliseconds; T games are played at once (default 1). Prints the match's report
-(`iago match`): A's wins, draws, losses, score and Elo with a 95% interval, the mean
-disc difference, and each side's time, mean depth and nodes a second. The progress
-line goes to stderr unless --quiet.";
+/// Plays evaluator A against evaluator B inside this process, both with iago's search and
+/// no book: each opening twice with colours swapped, N games in all from the balanced
+/// openings built in (or FILE). Every move is searched to depth D or for MS
+/// milliseconds. Prints the match's report (`iago match`): A's wins, draws, losses,
+/// score and Elo with a 95% interval, the mean disc difference, and each side's time,
+/// mean depth and nodes a second. The progress line goes to stderr unless --quiet.
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago eval-match",
+    override_usage = "iago eval-match A B [--games N] [--depth D | --movetime MS] [--openings FILE] [--threads T] [--quiet]"
+)]
+struct Options {
+    /// The evaluators, as --eval names them
+    #[arg(value_name = "A B")]
+    evaluators: Vec<String>,
+    /// Games in all, an even number
+    #[arg(long, value_name = "N", default_value = "200", value_parser = number::<u32>)]
+    games: u32,
+    /// Search depth of every move, 1 to 60 (default 4)
+    #[arg(long, value_name = "D", value_parser = number::<u32>, conflicts_with = "movetime")]
+    depth: Option<u32>,
+    /// Milliseconds a move
+    #[arg(long, value_name = "MS", value_parser = number::<u64>)]
+    movetime: Option<u64>,
+    /// Opening file (default: the balanced openings built in)
+    #[arg(long, value_name = "FILE")]
+    openings: Option<String>,
+    /// Games played at once
+    #[arg(long, value_name = "T", default_value = "1", value_parser = number::<usize>)]
+    threads: usize,
+    /// No progress line on stderr
+    #[arg(long)]
+    quiet: bool,
+}
 
 /// A match between two evaluators of `G`, each an engine in this process without a book.
 pub struct EvaluatorMatch<G: EngineGame> {
@@ -70,7 +96,7 @@ impl<G: EngineGame> EvaluatorMatch<G> {
             sprt: None,
             startup_timeout: Duration::from_secs(30),
             progress: self.progress,
-            whole_game: false,
+            nboard: Default::default(),
         };
         let summary = iago_arena::run_match(&config)?;
         out!("{}", report::final_report(&summary))?;
@@ -80,47 +106,25 @@ impl<G: EngineGame> EvaluatorMatch<G> {
 
 /// Runs `iago eval-match` with `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let mut names = Vec::new();
-    let mut games = 200u32;
-    let mut time_control = TimeControl::Depth(4);
-    let mut threads = 1usize;
-    let mut openings_file = None;
-    let mut progress = true;
-    let mut args = Args::new("eval-match", args);
-    while let Some(word) = args.next() {
-        match word {
-            "--help" | "-h" => {
-                outln!("{HELP}")?;
-                return Ok(());
-            }
-            "--games" => games = args.number("--games")?,
-            "--depth" => {
-                let depth = args.number::<u32>("--depth")?;
-                if !(1..=60).contains(&depth) {
-                    return Err("--depth must be 1..60".into());
-                }
-                time_control = TimeControl::Depth(depth);
-            }
-            "--movetime" => {
-                let ms = args.number::<u64>("--movetime")?;
-                if ms == 0 {
-                    return Err("--movetime must be positive".into());
-                }
-                time_control = TimeControl::MoveTime(Duration::from_millis(ms));
-            }
-            "--threads" => threads = args.number::<u64>("--threads")?.clamp(1, 64) as usize,
-            "--openings" => openings_file = Some(args.value("--openings")?),
-            "--quiet" => progress = false,
-            other if other.starts_with('-') => return Err(args.unknown(other).into()),
-            name => names.push(name.to_string()),
-        }
-    }
-    let [a, b] = names.as_slice() else {
-        return Err(format!("eval-match: name two evaluators\n{HELP}").into());
+    let Some(options) = args::parse::<Options>("eval-match", args)? else {
+        return Ok(());
+    };
+    let [a, b] = options.evaluators.as_slice() else {
+        return Err("eval-match: name two evaluators (try `iago eval-match --help`)".into());
     };
     for name in [a, b] {
         Position::evaluator(name)?;
     }
+    let time_control = match (options.depth, options.movetime) {
+        (_, Some(0)) => return Err("--movetime must be positive".into()),
+        (_, Some(ms)) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        (Some(depth), None) if !(1..=60).contains(&depth) => {
+            return Err("--depth must be 1..60".into());
+        }
+        (depth, None) => TimeControl::Depth(depth.unwrap_or(4)),
+    };
+    let (games, threads, progress) = (options.games, options.threads.clamp(1, 64), !options.quiet);
+    let openings_file = options.openings;
     if games < 2 || !games.is_multiple_of(2) {
         return Err("--games must be an even number of at least 2".into());
     }

@@ -4,67 +4,54 @@
 
 use std::path::PathBuf;
 
-use super::args::{Args, is_option};
+use clap::Parser;
+
+use super::args::{self, number};
 use super::out::{Failure, outln};
 use iago_core::eval::features;
 use iago_core::files::{self, Replacement};
 use iago_core::othello::notation::format_position;
 use iago_training::corpus::records::{self, GamePosition};
 
-const HELP: &str = "usage: iago features FILE... --out FEATURES [OPTIONS]
-
-Replays the games of record files (IAGOGAM1, IAGOGAM2 or IAGOGAM3) and writes their
-training positions as IAGOFEA1 (docs/selfplay.md): each position's 51 feature indices,
-tied as the pattern evaluation ties them, its disc count, the game's result for the side
-to move and whether that result is exact. Positions come game after game, as the GPU
-generator's `expand` writes them: the positions before a record's opening moves are left
-out unless --all is given (their result was decided by random moves).
-
-Options:
-  --out FILE          the IAGOFEA1 file to write (required)
-  --canonical FILE    also write the tied index of every feature index (IAGOCAN1)
-  --positions FILE    also write each position, one position string a line, in order
-  --games N           only the first N games of the inputs together
-  --all               every position where the side to move has a move
-  -h, --help          print this help";
-
+/// Replays the games of record files (IAGOGAM1, IAGOGAM2 or IAGOGAM3) and writes their
+/// training positions as IAGOFEA1 (docs/selfplay.md): each position's 51 feature indices,
+/// tied as the pattern evaluation ties them, its disc count, the game's result for the
+/// side to move and whether that result is exact. Positions come game after game, as the
+/// GPU generator's `expand` writes them: the positions before a record's opening moves are
+/// left out unless --all is given (their result was decided by random moves).
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago features",
+    override_usage = "iago features FILE... --out FEATURES [OPTIONS]"
+)]
 struct Options {
+    /// Game record files
+    #[arg(value_name = "FILE")]
     inputs: Vec<PathBuf>,
-    out: PathBuf,
+    /// The IAGOFEA1 file to write (required)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also write the tied index of every feature index (IAGOCAN1)
+    #[arg(long, value_name = "FILE")]
     canonical: Option<PathBuf>,
+    /// Also write each position, one position string a line, in order
+    #[arg(long, value_name = "FILE")]
     positions: Option<PathBuf>,
+    /// Only the first N games of the inputs together
+    #[arg(long, value_name = "N", default_value_t = usize::MAX, hide_default_value = true, value_parser = number::<usize>)]
     games: usize,
+    /// Every position where the side to move has a move
+    #[arg(long)]
     all: bool,
 }
 
-fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    let mut options = Options {
-        inputs: Vec::new(),
-        out: PathBuf::new(),
-        canonical: None,
-        positions: None,
-        games: usize::MAX,
-        all: false,
-    };
-    let mut out = None;
-    let mut words = Args::new("features", args);
-    while let Some(word) = words.next() {
-        match word {
-            "-h" | "--help" => return Ok(None),
-            "--out" => out = Some(PathBuf::from(words.value(word)?)),
-            "--canonical" => options.canonical = Some(PathBuf::from(words.value(word)?)),
-            "--positions" => options.positions = Some(PathBuf::from(words.value(word)?)),
-            "--games" => options.games = words.number(word)?,
-            "--all" => options.all = true,
-            _ if is_option(word) => return Err(words.unknown(word)),
-            _ => options.inputs.push(PathBuf::from(word)),
-        }
-    }
-    options.out = out.ok_or("features: --out FILE is required (try --help)")?;
+/// The file to write, checked with the others against the inputs.
+fn checked_out(options: &Options) -> Result<PathBuf, String> {
+    let out = (options.out.clone()).ok_or("features: --out FILE is required (try --help)")?;
     if options.inputs.is_empty() {
         return Err("features: no input files (try --help)".into());
     }
-    let written = [Some(&options.out), options.canonical.as_ref()];
+    let written = [Some(&out), options.canonical.as_ref()];
     for output in written
         .into_iter()
         .flatten()
@@ -74,16 +61,16 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
             return Err(format!("features: {} is an input too", output.display()));
         }
     }
-    Ok(Some(options))
+    Ok(out)
 }
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let Some(options) = parse(args)? else {
-        outln!("{HELP}")?;
+    let Some(options) = args::parse::<Options>("features", args)? else {
         return Ok(());
     };
+    let out = checked_out(&options)?;
     let positions = training_positions(&options)?;
-    write_features(&options.out, &positions)?;
+    write_features(&out, &positions)?;
     if let Some(path) = &options.canonical {
         files::write(path, &canonical_bytes()).map_err(|e| e.to_string())?;
     }
@@ -99,7 +86,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
     outln!(
         "features: {} positions ({exact} exact) into {}",
         positions.len(),
-        options.out.display()
+        out.display()
     )?;
     Ok(())
 }

@@ -10,11 +10,13 @@
 //! search of about half the empties to the exact score, likewise (the end cut of solves
 //! searched in the midgame, far from the end).
 
-use super::out::{Failure, out, outln};
+use super::out::{Failure, out};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-use super::args::Args;
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, number};
 use iago_core::eval::othello_evaluator;
 use iago_core::game::{Game, mix64};
 use iago_core::othello::Position;
@@ -23,18 +25,37 @@ use iago_core::othello::wthor::read_wthor_dir;
 use iago_core::search::probcut::{Fit, fit_line};
 use iago_core::search::{Limits, Searcher};
 
-const HELP: &str = "usage: iago fit-probcut --wthor DIR [OPTIONS]
+/// Fits the ProbCut parameters on positions from the WTHOR games in DIR and prints them
+/// as Rust source (the content of crates/core/src/othello/plan/probcut_params.rs).
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago fit-probcut",
+    override_usage = "iago fit-probcut --wthor DIR [OPTIONS]"
+)]
+struct Options {
+    /// The WTHOR database's folder (required)
+    #[arg(long, value_name = "DIR")]
+    wthor: Option<String>,
+    /// Games sampled, evenly spread over the database
+    #[arg(long, value_name = "N", default_value = "400", value_parser = number::<usize>)]
+    games: usize,
+    #[command(flatten)]
+    engine: EngineOptions<EvalFlag>,
+    /// Deepest depth fitted, 8 to 16 (default 16; depths past 8 come from selective
+    /// searches)
+    #[arg(long, value_name = "D", value_parser = number::<i32>)]
+    deep: Option<i32>,
+    /// Write the source to FILE instead of stdout
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+}
 
-Fits the ProbCut parameters on positions from the WTHOR games in DIR and prints them
-as Rust source (the content of crates/core/src/othello/plan/probcut_params.rs).
+#[derive(Clone, Debug, Default)]
+struct EvalFlag;
 
-Options:
-  --games N      games sampled, evenly spread over the database (default 400)
-  --eval NAME    evaluator (default: the default evaluator)
-  --deep D       deepest depth fitted, 8 to 16 (default 16; depths past 8 come from
-                 selective searches)
-  --out FILE     write the source to FILE instead of stdout
-  -h, --help     print this help";
+impl Flags for EvalFlag {
+    const FLAGS: &'static [&'static str] = &["--eval"];
+}
 
 const ENDGAME_DEPTH: u32 = 2;
 
@@ -48,32 +69,25 @@ const DEEPEST_FIT: i32 = {
 };
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let mut wthor = None;
-    let mut games_wanted = 400usize;
-    let mut eval = "default".to_string();
-    let mut out = None;
-    let mut deep = DEEPEST_FIT;
-    let mut args = Args::new("fit-probcut", args);
-    while let Some(arg) = args.next() {
-        match arg {
-            "-h" | "--help" => {
-                outln!("{HELP}")?;
-                return Ok(());
-            }
-            "--wthor" => wthor = Some(args.value(arg)?),
-            "--games" => games_wanted = args.number(arg)?,
-            "--eval" => eval = args.value(arg)?,
-            "--deep" => {
-                deep = Some(args.number(arg)?)
-                    .filter(|d| (FULL_WIDTH_FIT_DEPTH..=DEEPEST_FIT).contains(d))
-                    .ok_or(format!(
-                        "fit-probcut: --deep must be {FULL_WIDTH_FIT_DEPTH} to {DEEPEST_FIT}"
-                    ))?
-            }
-            "--out" => out = Some(args.value(arg)?),
-            _ => return Err(args.unknown(arg).into()),
+    let Some(options) = args::parse::<Options>("fit-probcut", args)? else {
+        return Ok(());
+    };
+    let deep = match options.deep {
+        None => DEEPEST_FIT,
+        Some(deep) if (FULL_WIDTH_FIT_DEPTH..=DEEPEST_FIT).contains(&deep) => deep,
+        Some(_) => {
+            return Err(format!(
+                "fit-probcut: --deep must be {FULL_WIDTH_FIT_DEPTH} to {DEEPEST_FIT}"
+            )
+            .into());
         }
-    }
+    };
+    let (wthor, games_wanted, out) = (options.wthor, options.games, options.out);
+    let eval = options
+        .engine
+        .settings
+        .eval
+        .unwrap_or_else(|| "default".into());
     let wthor = wthor.ok_or("fit-probcut: missing --wthor DIR")?;
     if let Some(out) = &out {
         let mut inputs = super::args::wthor_files(std::path::Path::new(&wthor));

@@ -5,42 +5,78 @@ use super::out::{Failure, outln};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::args::Args;
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, number};
 use iago_core::game::{Color, mix64};
 use iago_core::othello::Position;
 use iago_core::othello::wthor::{WthorGame, read_wthor_dir};
 use iago_training::label::{self, EXACT_DEPTH, LabelConfig};
 use iago_training::train::Labels;
 
-const HELP: &str = "usage: iago label --wthor DIR --out FILE [OPTIONS]
+/// Takes positions from the WTHOR games in DIR, scores each with iago's search and writes
+/// them to FILE (the format is in crates/training/src/label.rs), for `iago train --samples
+/// FILE`. Each record also keeps what its game says of the position (for WTHOR games the
+/// theoretical score down to 24 empties and the final result after; for self-play games
+/// the final result), which training may blend in (`iago train --game-weight`).
+/// Positions with at most --exact-empties empties are solved exactly, the others searched
+/// --depth plies deep. Games are spread evenly over the database; from each, --per-game
+/// positions with between --min-empties and --max-empties empties are taken (a seeded
+/// choice). The labels are the same for any number of threads (default: the number of
+/// cores).
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago label",
+    override_usage = "iago label --wthor DIR --out FILE [OPTIONS]"
+)]
+struct LabelArgs {
+    /// The WTHOR database's folder (required)
+    #[arg(long, value_name = "DIR")]
+    wthor: Option<PathBuf>,
+    /// The labels' file (required)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// WTHOR games to take positions from
+    #[arg(long, value_name = "N", default_value = "10000", value_parser = number::<usize>)]
+    games: usize,
+    /// Also N games of iago against itself: random first moves, then searches of
+    /// --selfplay-depth plies choosing among moves within two discs of the best
+    #[arg(long, value_name = "N", default_value = "0", value_parser = number::<usize>)]
+    selfplay: usize,
+    /// The self-play games' search depth
+    #[arg(long, value_name = "D", default_value = "4", value_parser = number::<u32>)]
+    selfplay_depth: u32,
+    /// Random first moves of the self-play games
+    #[arg(long, value_name = "R", default_value = "10", value_parser = number::<u32>)]
+    random_plies: u32,
+    /// Positions per game (0 for all)
+    #[arg(long, value_name = "K", default_value = "4", value_parser = number::<usize>)]
+    per_game: usize,
+    /// Fewest empties of a position taken
+    #[arg(long, value_name = "A", default_value = "4", value_parser = number::<u32>)]
+    min_empties: u32,
+    /// Most empties of a position taken
+    #[arg(long, value_name = "B", default_value = "56", value_parser = number::<u32>)]
+    max_empties: u32,
+    /// Solve exactly at E empties or fewer
+    #[arg(long, value_name = "E", default_value = "18", value_parser = number::<u32>)]
+    exact_empties: u32,
+    /// Search depth elsewhere
+    #[arg(long, value_name = "D", default_value = "8", value_parser = number::<u32>)]
+    depth: u32,
+    /// Seed of the position choice
+    #[arg(long, value_name = "S", default_value = "1", value_parser = number::<u64>)]
+    seed: u64,
+    #[command(flatten)]
+    engine: EngineOptions<LabelFlags>,
+}
 
-Takes positions from the WTHOR games in DIR, scores each with iago's search and writes
-them to FILE (the format is in src/eval/label.rs), for `iago train --samples FILE`.
-Each record also keeps what its game says of the position (for WTHOR games the
-theoretical score down to 24 empties and the final result after; for self-play games
-the final result), which training may blend in (`iago train --game-weight`).
-Positions with at most --exact-empties empties are solved exactly, the others searched
---depth plies deep. Games are spread evenly over the database; from each, --per-game
-positions with between --min-empties and --max-empties empties are taken (a seeded
-choice). The labels are the same for any number of threads.
+#[derive(Clone, Debug, Default)]
+struct LabelFlags;
 
-Options:
-  --games N           WTHOR games to take positions from (default 10000)
-  --selfplay N        also N games of iago against itself (default 0): random first
-                      moves, then searches of --selfplay-depth plies choosing among
-                      moves within two discs of the best
-  --selfplay-depth D  (default 4)
-  --random-plies R    random first moves of the self-play games (default 10)
-  --per-game K        positions per game (default 4; 0 for all)
-  --min-empties A     (default 4)
-  --max-empties B     (default 56)
-  --exact-empties E   solve exactly at E empties or fewer (default 18)
-  --depth D           search depth elsewhere (default 8)
-  --eval NAME         evaluator of the searches and the self-play games (default:
-                      the default; pattern:FILE)
-  --threads T         worker threads (default: the number of cores)
-  --seed S            seed of the position choice (default 1)
-  -h, --help          print this help";
+impl Flags for LabelFlags {
+    const FLAGS: &'static [&'static str] = &["--eval", "--threads"];
+}
 
 struct Options {
     wthor: PathBuf,
@@ -56,53 +92,43 @@ struct Options {
     config: LabelConfig,
 }
 
-fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    let mut wthor = None;
-    let mut out = None;
-    let mut options = Options {
-        wthor: PathBuf::new(),
-        out: PathBuf::new(),
-        games: 10_000,
-        selfplay: 0,
-        selfplay_depth: 4,
-        random_plies: 10,
-        per_game: 4,
-        min_empties: 4,
-        max_empties: 56,
-        seed: 1,
+fn parse(args: &[String]) -> Result<Option<Options>, Failure> {
+    let Some(given) = args::parse::<LabelArgs>("label", args)? else {
+        return Ok(None);
+    };
+    let settings = &given.engine.settings;
+    let options = Options {
+        wthor: given
+            .wthor
+            .ok_or("label: --wthor DIR is required (try --help)")?,
+        out: given
+            .out
+            .ok_or("label: --out FILE is required (try --help)")?,
+        games: given.games,
+        selfplay: given.selfplay,
+        selfplay_depth: given.selfplay_depth,
+        random_plies: given.random_plies,
+        per_game: given.per_game,
+        min_empties: given.min_empties,
+        max_empties: given.max_empties,
+        seed: given.seed,
         config: LabelConfig {
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: (settings.threads)
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            exact_empties: given.exact_empties,
+            depth: given.depth,
+            eval: settings
+                .eval
+                .clone()
+                .unwrap_or_else(|| LabelConfig::default().eval),
             ..LabelConfig::default()
         },
     };
-    let mut args = Args::new("label", args);
-    while let Some(option) = args.next() {
-        match option {
-            "-h" | "--help" => return Ok(None),
-            "--wthor" => wthor = Some(PathBuf::from(args.value(option)?)),
-            "--out" => out = Some(PathBuf::from(args.value(option)?)),
-            "--games" => options.games = args.number(option)?,
-            "--per-game" => options.per_game = args.number(option)?,
-            "--selfplay" => options.selfplay = args.number(option)?,
-            "--selfplay-depth" => options.selfplay_depth = args.number(option)?,
-            "--random-plies" => options.random_plies = args.number(option)?,
-            "--min-empties" => options.min_empties = args.number(option)?,
-            "--max-empties" => options.max_empties = args.number(option)?,
-            "--exact-empties" => options.config.exact_empties = args.number(option)?,
-            "--depth" => options.config.depth = args.number(option)?,
-            "--eval" => options.config.eval = args.value(option)?,
-            "--threads" => options.config.threads = args.number(option)?,
-            "--seed" => options.seed = args.number(option)?,
-            _ => return Err(args.unknown(option)),
-        }
-    }
-    options.wthor = wthor.ok_or("label: --wthor DIR is required (try --help)")?;
-    options.out = out.ok_or("label: --out FILE is required (try --help)")?;
     if options.min_empties > options.max_empties || options.max_empties > 60 {
         return Err("label: need --min-empties <= --max-empties <= 60".into());
     }
-    if options.config.depth == 0 || !(1..=1024).contains(&options.config.threads) {
-        return Err("label: --depth must be at least 1 and --threads between 1 and 1024".into());
+    if options.config.depth == 0 {
+        return Err("label: --depth must be at least 1".into());
     }
     let mut inputs = super::args::wthor_files(&options.wthor);
     inputs.extend(super::args::evaluator_file(&options.config.eval));
@@ -182,7 +208,6 @@ fn sample(games: &[Vec<Candidate>], options: &Options) -> Vec<Candidate> {
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse(args)? else {
-        outln!("{HELP}")?;
         return Ok(());
     };
     let start = Instant::now();

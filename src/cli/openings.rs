@@ -1,18 +1,53 @@
 //! `iago openings`: makes a balanced opening set for matches (see `arena::openings`).
 
-use super::args::Args;
-use super::out::{Failure, out, outln};
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, Refusal, ranged};
+use super::out::{Failure, out};
 use iago_arena::openings::{BalanceSettings, format_balanced, generate_balanced};
 use iago_core::eval::othello_evaluator;
-use iago_core::options::{self, Range};
+use iago_core::options::{self, Range, Refused};
 
-const HELP: &str =
-    "usage: iago openings [--plies N] [--depth D] [--max-eval DISCS] [--eval NAME] [--count K]
+/// Prints an opening file: every position N moves from the start (one per symmetry class)
+/// whose search score at depth D is within DISCS of zero, as move sequences with their
+/// score, in a fixed pseudo-random order; --count keeps the first K of them.
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago openings",
+    override_usage = "iago openings [--plies N] [--depth D] [--max-eval DISCS] [--eval NAME] [--count K]"
+)]
+struct Options {
+    /// Moves from the start
+    #[arg(long, value_name = "N", default_value = "8", value_parser = ranged(&PLIES))]
+    plies: u32,
+    /// Depth of the search that scores each position
+    #[arg(long, value_name = "D", default_value = "6", value_parser = ranged(&options::DEPTH))]
+    depth: u32,
+    /// Largest absolute score kept, in discs
+    #[arg(long, value_name = "DISCS", default_value = "1", value_parser = discs)]
+    max_eval: f64,
+    #[command(flatten)]
+    engine: EngineOptions<EvalFlag>,
+    /// Keep the first K openings (default: all)
+    #[arg(long, value_name = "K", value_parser = ranged(&COUNT))]
+    count: Option<usize>,
+}
 
-Prints an opening file: every position N moves from the start (one per symmetry class)
-whose search score at depth D is within DISCS of zero, as move sequences with their score,
-in a fixed pseudo-random order; --count keeps the first K of them.
-Defaults: --plies 8 --depth 6 --max-eval 1 --eval default, all of them.";
+#[derive(Clone, Debug, Default)]
+struct EvalFlag;
+
+impl Flags for EvalFlag {
+    const FLAGS: &'static [&'static str] = &["--eval"];
+}
+
+fn discs(text: &str) -> Result<f64, Refusal> {
+    match args::number::<f64>(text)? {
+        discs if (0.0..=64.0).contains(&discs) => Ok(discs),
+        _ => Err(Refusal::Refused(Refused::OutOfRange(
+            "max-eval must be between 0 and 64 discs".into(),
+        ))),
+    }
+}
 
 /// Plies of an opening.
 const PLIES: Range<u32> = Range {
@@ -34,54 +69,24 @@ const COUNT: Range<usize> = Range {
 
 /// Runs `iago openings` with `args`.
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let mut settings = BalanceSettings {
-        plies: 8,
-        depth: 6,
-        max_discs: 1.0,
+    let Some(options) = args::parse::<Options>("openings", args)? else {
+        return Ok(());
     };
-    let mut evaluator = "default".to_string();
-    let mut count = None;
-    let mut args = Args::new("openings", args);
-    while let Some(option) = args.next() {
-        match option {
-            "--help" | "-h" => {
-                outln!("{HELP}")?;
-                return Ok(());
-            }
-            "--plies" => settings.plies = args.ranged(option, &PLIES)?,
-            "--depth" => settings.depth = args.ranged(option, &options::DEPTH)?,
-            "--max-eval" => {
-                let text = args.value(option)?;
-                settings.max_discs = match text.parse::<f64>() {
-                    Ok(discs) if (0.0..=64.0).contains(&discs) => discs,
-                    Ok(_) => {
-                        return Err(format!(
-                            "openings: --max-eval {text}: max-eval must be between 0 and 64 discs"
-                        )
-                        .into());
-                    }
-                    Err(_) => {
-                        return Err(format!(
-                            "openings: --max-eval: {text:?} is not a valid number"
-                        )
-                        .into());
-                    }
-                };
-            }
-            "--eval" => evaluator = args.value(option)?,
-            "--count" => count = Some(args.ranged(option, &COUNT)?),
-            other => return Err(args.unknown(other).into()),
-        }
-    }
-    let mut openings = generate_balanced(&settings, othello_evaluator(&evaluator)?);
+    let settings = BalanceSettings {
+        plies: options.plies,
+        depth: options.depth,
+        max_discs: options.max_eval,
+    };
+    let evaluator = options.engine.settings.eval.as_deref().unwrap_or("default");
+    let mut openings = generate_balanced(&settings, othello_evaluator(evaluator)?);
     let mut command = format!(
         "iago openings --plies {} --depth {} --max-eval {} --eval {evaluator}",
         settings.plies, settings.depth, settings.max_discs
     );
-    if let Some(count) = count {
+    if let Some(count) = options.count {
         openings.truncate(count);
         command.push_str(&format!(" --count {count}"));
     }
-    out!("{}", format_balanced(&openings, &command, &evaluator))?;
+    out!("{}", format_balanced(&openings, &command, evaluator))?;
     Ok(())
 }

@@ -3,43 +3,41 @@
 
 use std::path::PathBuf;
 
-use super::args::{Args, is_option};
+use clap::Parser;
+
+use super::args;
 use super::out::{Failure, outln};
 use iago_training::corpus::coded::GameWriter;
 use iago_training::corpus::distinct::Distinct;
 use iago_training::corpus::records;
 
-const HELP: &str = "usage: iago pack-games FILE... --out FILE
-
-Reads game record files (IAGOGAM1, IAGOGAM2 or IAGOGAM3, as `iago selfplay` and the GPU
-generator write them, the first two gzip-compressed or not), replays every game to check
-its moves and result, and writes them all, in order, to one IAGOGAM3 file
-(docs/selfplay.md): each move coded as its rank among the legal moves with a model of
-the moves, about 19.5 bytes a game where gzip makes IAGOGAM2 27.6 and IAGOGAM1 45. The
-output is written crash-safely and may not be one of the inputs. The summary counts the
-distinct games and positions (a game played twice, or a position many games pass
-through, counts once there). Files joined with `cat` are not a record file: name each
-one here instead.
-
-Options:
-  --out FILE   the file to write (required)
-  -h, --help   print this help";
+/// Reads game record files (IAGOGAM1, IAGOGAM2 or IAGOGAM3, as `iago selfplay` and the
+/// GPU generator write them, the first two gzip-compressed or not), replays every game to
+/// check its moves and result, and writes them all, in order, to one IAGOGAM3 file
+/// (docs/selfplay.md): each move coded as its rank among the legal moves with a model of
+/// the moves, about 19.5 bytes a game where gzip makes IAGOGAM2 27.6 and IAGOGAM1 45. The
+/// output is written crash-safely and may not be one of the inputs. The summary counts
+/// the distinct games and positions (a game played twice, or a position many games pass
+/// through, counts once there). Files joined with `cat` are not a record file: name each
+/// one here instead.
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago pack-games",
+    override_usage = "iago pack-games FILE... --out FILE"
+)]
+struct Options {
+    /// Game record files
+    #[arg(value_name = "FILE")]
+    inputs: Vec<PathBuf>,
+    /// The file to write (required)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let mut inputs = Vec::new();
-    let mut out = None;
-    let mut words = Args::new("pack-games", args);
-    while let Some(word) = words.next() {
-        match word {
-            "-h" | "--help" => {
-                outln!("{HELP}")?;
-                return Ok(());
-            }
-            "--out" => out = Some(PathBuf::from(words.value(word)?)),
-            _ if is_option(word) => return Err(words.unknown(word).into()),
-            _ => inputs.push(PathBuf::from(word)),
-        }
-    }
+    let Some(Options { inputs, out }) = args::parse::<Options>("pack-games", args)? else {
+        return Ok(());
+    };
     let out = out.ok_or("pack-games: --out FILE is required (try --help)")?;
     if inputs.is_empty() {
         return Err("pack-games: no input files (try --help)".into());

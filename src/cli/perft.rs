@@ -8,6 +8,9 @@
 use super::out::{Failure, outln};
 use std::time::Instant;
 
+use clap::Parser;
+
+use super::args;
 use iago_core::engine::EngineGame;
 use iago_core::game::Game;
 use iago_core::games::{self, GameEntry, GameVisitor};
@@ -15,29 +18,42 @@ use iago_core::options::{PERFT_DEPTH, Refused};
 use iago_core::othello::game_input::parse_game;
 use iago_core::othello::{Position, perft};
 
-const HELP: &str = "usage: iago perft [OPTIONS] DEPTH [POSITION]
+/// Counts the leaves of the game tree DEPTH plies deep (a pass is a ply; a game that
+/// ends earlier is one leaf) and prints the count, the time and leaves per second.
+///
+/// POSITION: a position string, default the start position: 64 squares a1..h8 row by
+/// row (X x * B b black, O o 0 W w white, - . _ empty) then the side to move (X or O);
+/// spaces are ignored, so it may be one quoted argument or several. Also the GGS board
+/// string `[8 <64> <side>]`, a GGF record, or moves (`f5d6c3`) from the start or after
+/// either position form: the position after them. Other games: their position string
+/// (see protocol.md; mill: `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]`, a move with
+/// its removals is one ply).
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago perft",
+    override_usage = "iago perft [OPTIONS] DEPTH [POSITION]"
+)]
+struct PerftArgs {
+    /// The game (othello, mill, tictactoe; default: the first)
+    #[arg(long, value_name = "NAME")]
+    game: Option<String>,
+    /// The game's rule settings, as its `set_rules` reads them (repeatable)
+    #[arg(long, value_name = "RULES")]
+    rules: Vec<String>,
+    /// Mill: one removal per mill closed (the seed's variant)
+    #[arg(long)]
+    removal_per_mill: bool,
+    /// Also print the leaf count below each legal move
+    #[arg(long)]
+    divide: bool,
+    /// Code path: portable, bmi or avx2 (default: the fastest this CPU runs)
+    #[arg(long, value_name = "NAME")]
+    path: Option<String>,
+    /// The depth (0 to 20), then the position's words
+    #[arg(value_name = "DEPTH [POSITION]")]
+    words: Vec<String>,
+}
 
-Counts the leaves of the Othello game tree DEPTH plies deep (a pass is a ply; a game
-that ends earlier is one leaf) and prints the count, the time and leaves per second.
-
-POSITION  a position string, default the start position: 64 squares a1..h8 row by row
-          (X x * B b black, O o 0 W w white, - . _ empty) then the side to move (X or O);
-          spaces are ignored, so it may be one quoted argument or several. Also the GGS
-          board string `[8 <64> <side>]`, a GGF record, or moves (`f5d6c3`) from the
-          start or after either position form: the position after them.
-          Other games: their position string (see protocol.md; mill:
-          `BOARD SIDE WHITE_HAND BLACK_HAND [QUIET_PLIES]`, a move with its removals
-          is one ply).
-
-Options:
-  --game NAME    the game: GAMES (default: the first)
-  --rules RULES  the game's rule settings, as its `set_rules` reads them
-  --removal-per-mill   mill: one removal per mill closed (the seed's variant)
-  --divide       also print the leaf count below each legal move
-  --path NAME    code path: portable, bmi or avx2 (default: the fastest this CPU runs)
-  -h, --help     print this help";
-
-/// The command line, read without knowing the game.
 #[derive(Debug)]
 struct Options {
     depth: u32,
@@ -45,71 +61,45 @@ struct Options {
     path: Option<String>,
     game: &'static GameEntry,
     rules: Vec<String>,
-    /// The position's words, joined back with spaces.
     position: Option<String>,
 }
 
-/// What the command line asks for.
-enum Request {
-    Help,
-    Count(Options),
-}
-
-fn parse_args(args: &[String]) -> Result<Request, String> {
-    let mut options = Options {
-        depth: 0,
-        divide: false,
-        path: None,
-        game: &games::GAMES[0],
-        rules: Vec::new(),
-        position: None,
+fn parse_args(args: &[String]) -> Result<Option<Options>, Failure> {
+    // A position's words may start with dashes (its empty squares): only a word meant as
+    // an option that is not made of a position's characters is taken for one.
+    let is_argument = |word: &str| !args::is_option(word) || word.chars().all(is_position_char);
+    let Some(given) = args::parse_mixed::<PerftArgs>("perft", args, is_argument)? else {
+        return Ok(None);
     };
-    let mut depth = None;
-    let mut position_words = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(Request::Help),
-            "--divide" => options.divide = true,
-            "--removal-per-mill" => options.rules.push("removal=per-mill".into()),
-            "--rules" => options
-                .rules
-                .push(args.next().ok_or("perft: --rules needs RULES")?.clone()),
-            "--game" => {
-                let name = args.next().ok_or("perft: --game needs a NAME")?;
-                options.game =
-                    games::find(name).ok_or_else(|| format!("perft: {}", games::unknown(name)))?;
-            }
-            "--path" => {
-                let name = args.next().ok_or("perft: --path needs a NAME")?;
-                options.path = Some(name.clone());
-            }
-            _ if depth.is_none() => {
-                depth = Some(PERFT_DEPTH.parse(arg).map_err(|refused| match refused {
-                    Refused::OutOfRange(message) => format!("perft: DEPTH {arg}: {message}"),
-                    Refused::NotANumber | Refused::Expected(_) => format!(
-                        "perft: bad DEPTH {arg:?} (a whole number; try `iago perft --help`)"
-                    ),
-                })?);
-            }
-            // Position strings often start with `--` (empty squares): only a word with
-            // other characters, and shaped like an option, is taken for a misspelt one.
-            _ if arg.starts_with("--")
-                && !arg.chars().all(is_position_char)
-                && super::args::is_option(arg) =>
-            {
-                return Err(format!(
-                    "perft: unknown option {arg:?} (try `iago perft --help`)"
-                ));
-            }
-            _ => position_words.push(arg.as_str()),
+    let game = match &given.game {
+        Some(name) => {
+            games::find(name).ok_or_else(|| format!("perft: {}", games::unknown(name)))?
         }
+        None => &games::GAMES[0],
+    };
+    let mut rules = given.rules;
+    if given.removal_per_mill {
+        rules.push("removal=per-mill".into());
     }
-    options.depth = depth.ok_or("perft: missing DEPTH (try `iago perft --help`)")?;
-    if !position_words.is_empty() {
-        options.position = Some(position_words.join(" "));
-    }
-    Ok(Request::Count(options))
+    let mut words = given.words.iter();
+    let depth = words
+        .next()
+        .ok_or("perft: missing DEPTH (try `iago perft --help`)")?;
+    let depth = PERFT_DEPTH.parse(depth).map_err(|refused| match refused {
+        Refused::OutOfRange(message) => format!("perft: DEPTH {depth}: {message}"),
+        Refused::NotANumber | Refused::Expected(_) => {
+            format!("perft: bad DEPTH {depth:?} (a whole number; try `iago perft --help`)")
+        }
+    })?;
+    let position: Vec<&str> = words.map(String::as_str).collect();
+    Ok(Some(Options {
+        depth,
+        divide: given.divide,
+        path: given.path,
+        game,
+        rules,
+        position: (!position.is_empty()).then(|| position.join(" ")),
+    }))
 }
 
 /// A character that may appear in a position string.
@@ -119,17 +109,14 @@ fn is_position_char(c: char) -> bool {
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     match parse_args(args)? {
-        Request::Help => {
-            outln!("{}", HELP.replace("GAMES", &games::ids()))?;
-            Ok(())
-        }
-        Request::Count(options) if options.game == &games::GAMES[0] => {
+        None => Ok(()),
+        Some(options) if options.game == &games::GAMES[0] => {
             if !options.rules.is_empty() {
                 return Err(format!("perft: {} has no rule variants", options.game.name).into());
             }
             run_othello(&options)
         }
-        Request::Count(options) => games::visit(options.game.id, Count(&options)).unwrap_or(Ok(())),
+        Some(options) => games::visit(options.game.id, Count(&options)).unwrap_or(Ok(())),
     }
 }
 

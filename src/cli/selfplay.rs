@@ -5,7 +5,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::args::Args;
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, number};
 use super::out::{Failure, outln};
 use iago_arena::openings::parse_openings;
 use iago_core::files;
@@ -14,36 +16,64 @@ use iago_training::corpus::distinct::game_hash;
 use iago_training::corpus::records::{self, GameRecord};
 use iago_training::corpus::{SelfPlayConfig, play_games};
 
-const HELP: &str = "usage: iago selfplay --games N --out FILE [OPTIONS]
+/// Plays N games of iago against itself and writes them to FILE as compressed game
+/// records (IAGOGAM3, docs/selfplay.md) with their final results, for `iago train --games
+/// FILE`. Each game opens with --random-plies random moves, or with an opening of
+/// --openings (taken in turn) and then --random-plies random moves; then both sides search
+/// --depth plies and solve exactly from --exact empties, so every position from the first
+/// solved move on has the game's result as its exact value. Game i of a seed is always
+/// the same game, whatever the number of threads (default: the number of cores); games
+/// --first to --first + N - 1 are played. Games that would all be the same are refused:
+/// --random-plies 0 without openings, or more games than openings with no random moves
+/// after them. The file is rewritten (crash-safely) every --checkpoint games, so a run
+/// cut short keeps what it had played. A FILE that already holds games is never replaced:
+/// --append adds the new games after them. A run cut short at K games (numbers 0 to K -
+/// 1) goes on with the same options and --first K --append.
+#[derive(Parser, Debug)]
+#[command(
+    name = "iago selfplay",
+    override_usage = "iago selfplay --games N --out FILE [OPTIONS]"
+)]
+struct SelfPlayArgs {
+    /// Games to play (required)
+    #[arg(long, value_name = "N", value_parser = number::<u64>)]
+    games: Option<u64>,
+    /// The record file to write (required)
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Midgame search depth
+    #[arg(long, value_name = "D", default_value = "6", value_parser = number::<u32>)]
+    depth: u32,
+    /// Solve exactly at E empties or fewer
+    #[arg(long, value_name = "E", default_value = "16", value_parser = number::<u32>)]
+    exact: u32,
+    /// Random first moves (default 10; with --openings, random moves after each
+    /// opening, default 0)
+    #[arg(long, value_name = "R", value_parser = number::<u32>)]
+    random_plies: Option<u32>,
+    /// Openings to start from (a file as `iago openings` writes, or transcripts such as
+    /// f5d6c3, passes left out or not)
+    #[arg(long, value_name = "FILE")]
+    openings: Option<String>,
+    /// Number of the first game
+    #[arg(long, value_name = "K", default_value = "0", value_parser = number::<u64>)]
+    first: u64,
+    /// Add the games to those FILE holds already
+    #[arg(long)]
+    append: bool,
+    /// Games between rewrites of FILE
+    #[arg(long, value_name = "C", default_value = "1000", value_parser = number::<usize>)]
+    checkpoint: usize,
+    #[command(flatten)]
+    engine: EngineOptions<SelfPlayFlags>,
+}
 
-Plays N games of iago against itself and writes them to FILE as compressed game records
-(IAGOGAM3, docs/selfplay.md) with their final results, for `iago train --games FILE`.
-Each game opens with --random-plies random moves, or with an opening of --openings
-(taken in turn) and then --random-plies random moves; then both sides search --depth
-plies and solve exactly from --exact empties, so every position from the first solved
-move on has the game's result as its exact value. Game i of a seed is always the same
-game, whatever the number of threads; games --first to --first + N - 1 are played.
-Games that would all be the same are refused: --random-plies 0 without openings, or
-more games than openings with no random moves after them.
-The file is rewritten (crash-safely) every --checkpoint games, so a run cut short
-keeps what it had played. A FILE that already holds games is never replaced: --append
-adds the new games after them. A run cut short at K games (numbers 0 to K - 1) goes on
-with the same options and --first K --append.
+#[derive(Clone, Debug, Default)]
+struct SelfPlayFlags;
 
-Options:
-  --depth D          midgame search depth (default 6)
-  --exact E          solve exactly at E empties or fewer (default 16)
-  --random-plies R   random first moves (default 10; with --openings, random moves
-                     after each opening, default 0)
-  --openings FILE    openings to start from (a file as `iago openings` writes, or
-                     transcripts such as f5d6c3, passes left out or not)
-  --eval NAME        evaluator (default: the default; pattern:FILE for other weights)
-  --seed S           (default 1)
-  --first K          number of the first game (default 0)
-  --append           add the games to those FILE holds already
-  --threads T        1 to 1024 (default: the number of cores)
-  --checkpoint C     games between rewrites of FILE (default 1000)
-  -h, --help         print this help";
+impl Flags for SelfPlayFlags {
+    const FLAGS: &'static [&'static str] = &["--eval", "--seed", "--threads"];
+}
 
 struct Options {
     games: usize,
@@ -55,45 +85,37 @@ struct Options {
     config: SelfPlayConfig,
 }
 
-fn parse(args: &[String]) -> Result<Option<Options>, String> {
-    let mut games = None;
-    let mut out = None;
-    let mut openings = None;
-    let mut random_plies = None;
+fn parse(args: &[String]) -> Result<Option<Options>, Failure> {
+    let Some(given) = args::parse::<SelfPlayArgs>("selfplay", args)? else {
+        return Ok(None);
+    };
+    let settings = &given.engine.settings;
+    let defaults = SelfPlayConfig::default();
     let mut options = Options {
         games: 0,
         out: PathBuf::new(),
-        first: 0,
-        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        checkpoint: 1000,
-        append: false,
-        config: SelfPlayConfig::default(),
+        first: given.first,
+        threads: (settings.threads)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        checkpoint: given.checkpoint,
+        append: given.append,
+        config: SelfPlayConfig {
+            depth: given.depth,
+            exact: given.exact,
+            eval: settings.eval.clone().unwrap_or(defaults.eval.clone()),
+            seed: settings.seed.unwrap_or(defaults.seed),
+            ..defaults
+        },
     };
-    let mut args = Args::new("selfplay", args);
-    while let Some(option) = args.next() {
-        match option {
-            "-h" | "--help" => return Ok(None),
-            "--games" => games = Some(args.number::<u64>(option)?),
-            "--out" => out = Some(PathBuf::from(args.value(option)?)),
-            "--depth" => options.config.depth = args.number(option)?,
-            "--exact" => options.config.exact = args.number(option)?,
-            "--random-plies" => random_plies = Some(args.number(option)?),
-            "--openings" => openings = Some(args.value(option)?),
-            "--eval" => options.config.eval = args.value(option)?,
-            "--seed" => options.config.seed = args.number(option)?,
-            "--first" => options.first = args.number(option)?,
-            "--append" => options.append = true,
-            "--threads" => options.threads = args.number(option)?,
-            "--checkpoint" => options.checkpoint = args.number(option)?,
-            _ => return Err(args.unknown(option)),
-        }
-    }
+    let (games, out, openings, random_plies) =
+        (given.games, given.out, given.openings, given.random_plies);
     let games = games.ok_or("selfplay: --games N is required (try --help)")?;
     if !(1..=MAX_GAMES).contains(&games) {
         return Err(format!(
             "selfplay: --games must be between 1 and {MAX_GAMES} (the most games a record \
              file holds)"
-        ));
+        )
+        .into());
     }
     options.games = games as usize;
     options.out = out.ok_or("selfplay: --out FILE is required (try --help)")?;
@@ -105,10 +127,8 @@ fn parse(args: &[String]) -> Result<Option<Options>, String> {
     if config.exact > 60 || config.random_plies > 60 {
         return Err("selfplay: --exact and --random-plies must be between 0 and 60".into());
     }
-    if !(1..=1024).contains(&options.threads) || options.checkpoint == 0 {
-        return Err(
-            "selfplay: --threads must be between 1 and 1024 and --checkpoint at least 1".into(),
-        );
+    if options.checkpoint == 0 {
+        return Err("selfplay: --checkpoint must be at least 1".into());
     }
     if let Some(path) = &openings {
         files::refuse_input_as_output("selfplay", &options.out, [Path::new(path)])?;
@@ -214,7 +234,6 @@ impl Written {
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
     let Some(options) = parse(args)? else {
-        outln!("{HELP}")?;
         return Ok(());
     };
     let held = games_already_there(&options)?;

@@ -6,82 +6,49 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use super::args::Args;
-use iago_core::eval::othello_evaluator;
+use clap::Parser;
+
+use super::args::{self, EngineOptions, Flags, number};
+use super::bench::Ordering;
 use iago_core::game::Game;
-use iago_core::othello::DISC;
 use iago_core::othello::obf::read_obf_file;
-use iago_core::search::{Confidence, Limits, OrderingRules, Searcher};
+use iago_core::othello::{DISC, Position};
+use iago_core::search::{Confidence, Limits};
 
-const HELP: &str = "usage: iago solve FILE.obf [OPTIONS]
-
-Solves each position of an OBF file exactly (tables cleared between positions) and
-prints a table: number, empties, best move, score, the file's best score, nodes, time
-and nodes per second, then the totals. A line is marked `WRONG` when the score differs
-from the file's or the move is not one of the file's best moves.
-
-Options:
-  --max-nodes N    give up a position after N nodes (its line says `unsolved`)
-  --first N        number of the file's first position (default: from a name like
-                   fforum-20-39.obf, else 1)
-  --exact-only     no selective solves first (they usually order the exact one)
-  --eval NAME      evaluator for the ordering searches (default: the default)
-  --hash MB        table size (default 64)
-  --threads N      solver threads, at most one per CPU core (default 1); with more
-                   than one, node counts vary from run to run
-  --no-hash-move, --no-evaluation, --no-mobility, --no-parity, --no-stability
-                   switch off one move-ordering rule (to measure what it buys)
-  -h, --help       print this help";
-
+/// Solves each position of an OBF file exactly (tables cleared between positions) and
+/// prints a table: number, empties, best move, score, the file's best score, nodes, time
+/// and nodes per second, then the totals. A line is marked `WRONG` when the score differs
+/// from the file's or the move is not one of the file's best moves. With more than one
+/// thread, node counts vary from run to run.
+#[derive(Parser, Debug)]
+#[command(name = "iago solve", override_usage = "iago solve FILE.obf [OPTIONS]")]
 struct Options {
+    /// The problems, one a line: a position string and the moves' scores
+    #[arg(value_name = "FILE.obf")]
     file: String,
+    /// Give up a position after N nodes (its line says `unsolved`)
+    #[arg(long, value_name = "N", value_parser = number::<u64>)]
     max_nodes: Option<u64>,
+    /// Number of the file's first position (default: from a name like
+    /// fforum-20-39.obf, else 1)
+    #[arg(long, value_name = "N", value_parser = number::<usize>)]
     first: Option<usize>,
-    eval: String,
-    hash_mb: usize,
-    rules: OrderingRules,
+    /// No selective solves first (they usually order the exact one)
+    #[arg(long)]
     exact_only: bool,
-    threads: usize,
+    #[command(flatten)]
+    engine: EngineOptions<SolveFlags>,
+    #[command(flatten)]
+    rules: Ordering,
 }
 
-fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut options = Options {
-        file: String::new(),
-        max_nodes: None,
-        first: None,
-        eval: "default".into(),
-        hash_mb: iago_core::search::DEFAULT_HASH_MB,
-        rules: OrderingRules::default(),
-        exact_only: false,
-        threads: 1,
-    };
-    let mut file = None;
-    let mut args = Args::new("solve", args);
-    while let Some(arg) = args.next() {
-        match arg {
-            "-h" | "--help" => return Ok(None),
-            "--max-nodes" => options.max_nodes = Some(args.number(arg)?),
-            "--first" => options.first = Some(args.number(arg)?),
-            "--hash" => options.hash_mb = args.ranged(arg, &iago_core::options::HASH_MB)?,
-            "--threads" => options.threads = args.ranged(arg, &iago_core::options::THREADS)?,
-            "--eval" => options.eval = args.value(arg)?,
-            "--exact-only" => options.exact_only = true,
-            "--no-hash-move" => options.rules.hash_move = false,
-            "--no-evaluation" => options.rules.evaluation = false,
-            "--no-mobility" => options.rules.mobility = false,
-            "--no-parity" => options.rules.parity = false,
-            "--no-stability" => options.rules.stability = false,
-            _ if arg.starts_with('-') => return Err(args.unknown(arg)),
-            _ if file.is_none() => file = Some(arg.to_string()),
-            _ => return Err(format!("solve: unexpected argument {arg:?}")),
-        }
-    }
-    options.file = file.ok_or("solve: missing FILE.obf (try `iago solve --help`)")?;
-    Ok(Some(options))
+#[derive(Clone, Debug, Default)]
+struct SolveFlags;
+
+impl Flags for SolveFlags {
+    const FLAGS: &'static [&'static str] = &["--eval", "--hash", "--threads"];
 }
 
-/// The first number of a range `A-B` that ends a name like `fforum-20-39.obf` (a name
-/// like `hard-20.obf` has no range: its 20 is a number of empties).
 fn first_number(file: &str) -> Option<usize> {
     let name = Path::new(file).file_stem()?.to_str()?;
     let (head, last) = name.rsplit_once('-')?;
@@ -93,8 +60,7 @@ fn first_number(file: &str) -> Option<usize> {
 }
 
 pub fn run(args: &[String]) -> Result<(), Failure> {
-    let Some(options) = parse_args(args)? else {
-        outln!("{HELP}")?;
+    let Some(options) = args::parse::<Options>("solve", args)? else {
         return Ok(());
     };
     let problems = read_obf_file(&options.file).map_err(|e| e.to_string())?;
@@ -105,14 +71,9 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
         .first
         .or_else(|| first_number(&options.file))
         .unwrap_or(1);
-    let mut searcher = Searcher::new(othello_evaluator(&options.eval)?);
-    searcher.set_hash_mb(options.hash_mb);
-    searcher.set_ordering(options.rules);
+    let mut searcher =
+        args::searcher::<Position>("solve", &options.engine.settings, options.rules.rules())?;
     searcher.set_selectivity(!options.exact_only);
-    searcher.set_threads(options.threads);
-    searcher
-        .allocate_tables()
-        .map_err(|e| format!("solve: --hash {}: {e}", options.hash_mb))?;
     let stop = AtomicBool::new(false);
     outln!(
         "{:>4} {:>3} {:>5} {:>6} {:>8} {:>13} {:>9} {:>12}",

@@ -10,13 +10,24 @@ use crate::process::EngineProcess;
 use crate::record::{self, ArenaRecord};
 use iago_core::engine::{EngineGame, GgfFormat};
 
+/// How NBoard engines are told the game, where a match asks for the NBoard GUI's ways
+/// instead of the fewest lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NBoardOptions {
+    /// Send the whole game with `set game` before every move, as the NBoard GUI does,
+    /// instead of the moves played since the engine was last told the game.
+    pub whole_game: bool,
+    /// Send `set depth N` (the GUI's level) first whatever the time control; a fixed
+    /// depth is always sent.
+    pub depth: Option<u32>,
+}
+
 /// An NBoard engine of a game with GGF records ([`EngineGame::GGF`]: Othello).
 pub struct NBoardDriver<G: EngineGame> {
     process: EngineProcess,
     ggf: GgfFormat<G>,
     time_control: TimeControl,
-    /// Send the whole game with `set game` before every move, as the NBoard GUI does,
-    /// instead of the moves played since the engine was last told the game.
+    /// Send the whole game before every move ([`NBoardOptions::whole_game`]).
     whole_game: bool,
     last_ping: u64,
     /// The game the engine holds: its start and the moves it was told, if known.
@@ -30,7 +41,7 @@ impl<G: EngineGame> NBoardDriver<G> {
     pub fn start(
         command: &str,
         time_control: TimeControl,
-        whole_game: bool,
+        options: NBoardOptions,
         deadline: Instant,
     ) -> Result<NBoardDriver<G>, Fault> {
         let ggf = G::GGF.ok_or_else(|| {
@@ -44,13 +55,17 @@ impl<G: EngineGame> NBoardDriver<G> {
             process,
             ggf,
             time_control,
-            whole_game,
+            whole_game: options.whole_game,
             last_ping: 0,
             known: None,
             name: None,
         };
         driver.process.send("nboard 2")?;
-        if let TimeControl::Depth(depth) = time_control {
+        let depth = match time_control {
+            TimeControl::Depth(depth) => Some(depth),
+            _ => options.depth,
+        };
+        if let Some(depth) = depth {
             driver.process.send(&format!("set depth {depth}"))?;
         }
         driver.synchronise(deadline)?;

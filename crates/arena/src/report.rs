@@ -196,44 +196,54 @@ fn engine_table(summary: &MatchSummary, name_width: usize) -> String {
 }
 
 /// How each engine used a clock or a time per move, where it had one: the clock left at
-/// the end of the games it did not forfeit (the mean and the smallest share), or the share
-/// of the move time its moves took (all of them, and those over [`SEARCHED_MOVE`], since
-/// the others were played from a table or the book); and its slowest move.
+/// the end of the games it did not forfeit (the mean and the smallest share), its mean
+/// move (all of them, and those over [`SEARCHED_MOVE`], since the others were played from
+/// a table or the book), as a share of the move time where it had one, and its slowest
+/// move.
 fn time_use(summary: &MatchSummary) -> String {
     let mut text = String::new();
     for (name, stats) in summary.names.iter().zip(&summary.engines) {
-        let line = match (stats.clock, stats.move_time) {
-            (_, Some(per_move)) if stats.moves > 0 => {
-                let share = |seconds: f64, moves: u64| {
-                    100.0 * seconds / moves.max(1) as f64 / per_move.as_secs_f64().max(1e-9)
-                };
-                format!(
-                    "mean move {:.0}% of {} ms ({:.0}% over the {} moves of more than {} ms)",
-                    share(stats.seconds, stats.moves),
-                    per_move.as_millis(),
-                    share(stats.searched_seconds, stats.searched_moves),
-                    stats.searched_moves,
-                    SEARCHED_MOVE.as_millis()
-                )
-            }
-            (Some(clock), _) if !stats.clock_left.is_empty() => {
-                let shares: Vec<f64> = (stats.clock_left.iter())
-                    .map(|left| 100.0 * left.as_secs_f64() / clock.as_secs_f64().max(1e-9))
-                    .collect();
-                let mean = shares.iter().sum::<f64>() / shares.len() as f64;
-                let smallest = shares.iter().copied().fold(f64::INFINITY, f64::min);
-                format!(
-                    "clock left {mean:.1}% of {} on average (smallest {smallest:.1}%, {} games)",
-                    format_clock(clock),
-                    shares.len()
-                )
-            }
-            _ => continue,
+        if (stats.clock.is_none() && stats.move_time.is_none()) || stats.moves == 0 {
+            continue;
+        }
+        let mut parts = Vec::new();
+        if let Some(clock) = stats.clock
+            && !stats.clock_left.is_empty()
+        {
+            let shares: Vec<f64> = (stats.clock_left.iter())
+                .map(|left| 100.0 * left.as_secs_f64() / clock.as_secs_f64().max(1e-9))
+                .collect();
+            let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+            let smallest = shares.iter().copied().fold(f64::INFINITY, f64::min);
+            parts.push(format!(
+                "clock left {mean:.1}% of {} on average (smallest {smallest:.1}%, {} games)",
+                format_clock(clock),
+                shares.len()
+            ));
+        }
+        let mean = |seconds: f64, moves: u64| seconds / moves.max(1) as f64;
+        let of_move_time = |seconds: f64| match stats.move_time {
+            Some(per_move) => format!(
+                " = {:.0}% of {} ms",
+                100.0 * seconds / per_move.as_secs_f64().max(1e-9),
+                per_move.as_millis()
+            ),
+            None => String::new(),
         };
+        let all = mean(stats.seconds, stats.moves);
+        let searched = mean(stats.searched_seconds, stats.searched_moves);
+        parts.push(format!(
+            "mean move {all:.3} s{} ({searched:.3} s{} over the {} moves of more than {} ms)",
+            of_move_time(all),
+            of_move_time(searched),
+            stats.searched_moves,
+            SEARCHED_MOVE.as_millis()
+        ));
+        parts.push(format!("slowest move {:.2} s", stats.slowest));
         if text.is_empty() {
             text.push_str("\nTime use\n");
         }
-        let _ = writeln!(text, "{name}: {line}, slowest move {:.2} s", stats.slowest);
+        let _ = writeln!(text, "{name}: {}", parts.join(", "));
     }
     text
 }

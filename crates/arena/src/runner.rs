@@ -14,7 +14,7 @@ use crate::driver::{Driver, Effort, Fault, FaultKind, TimeControl};
 use crate::game::{self, GameOutcome, GameSetup, MoveLimits, Seat, Thinking};
 use crate::gtp::GtpDriver;
 use crate::in_process::{InProcessDriver, checked_settings};
-use crate::nboard::NBoardDriver;
+use crate::nboard::{NBoardDriver, NBoardOptions};
 use crate::openings::Opening;
 use crate::record;
 use crate::spec::{EngineSpec, Protocol};
@@ -48,9 +48,8 @@ pub struct MatchConfig<G: Game> {
     pub startup_timeout: Duration,
     /// Show the progress line on stderr.
     pub progress: bool,
-    /// Tell NBoard engines the whole game (`set game`) before every move, as the NBoard
-    /// GUI does, instead of the moves since they were last told it.
-    pub whole_game: bool,
+    /// How NBoard engines are told the game: the NBoard GUI's ways where asked.
+    pub nboard: NBoardOptions,
 }
 
 /// One scheduled game.
@@ -372,7 +371,7 @@ fn start_engine<G: EngineGame>(
     let time_control = limits.time_control;
     let started: Result<Box<dyn Driver<G>>, Fault> = match spec.protocol {
         Protocol::NBoard => {
-            NBoardDriver::start(&spec.command, time_control, config.whole_game, deadline)
+            NBoardDriver::start(&spec.command, time_control, config.nboard, deadline)
                 .map(|d| Box::new(d) as Box<dyn Driver<G>>)
         }
         Protocol::InProcess => checked_settings::<G>(&spec.command)

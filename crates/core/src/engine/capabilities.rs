@@ -6,11 +6,13 @@
 
 use crate::game::Game;
 
+/// Reads one opening, a line of an opening file or `iago match --start`: the moves from
+/// `start` in the game's notation (Othello's `f5d6c3`), each checked.
+pub type ReadOpening<G> = fn(start: &G, text: &str) -> Result<Vec<<G as Game>::Move>, String>;
+
 /// A game's own openings for matches.
 pub struct OpeningFormat<G: Game> {
-    /// Reads one opening, a line of an opening file or `iago match --start`: the moves
-    /// from `start` in the game's notation (Othello's `f5d6c3`), each checked.
-    pub read: fn(start: &G, text: &str) -> Result<Vec<G::Move>, String>,
+    pub read: ReadOpening<G>,
     /// The set a match plays without an opening file, one opening a line as `read` reads
     /// it; `#` or a tab starts a comment.
     pub default_set: &'static str,

@@ -445,3 +445,53 @@ fn an_engine_in_this_process_plays_one_over_a_protocol() {
         assert!(output.stdout.is_empty());
     }
 }
+
+/// What scripts/clock-match did, as iago match options: NBoard engines told the whole
+/// game before every move and the GUI's level, on a clock; the report says how much of
+/// the clock each engine left and its slowest move.
+#[test]
+fn nboard_engines_are_told_the_game_as_the_gui_tells_it_and_the_clock_use_is_reported() {
+    let dir = scratch("arena", "whole-game");
+    let told = |name: &str| dir.join(format!("{name}.log"));
+    // Each engine's input is kept by `tee` on its way to the engine.
+    let engine = |name: &str| format!("{name}=nboard:tee -a {} | {IAGO}", told(name).display());
+    let table = |whole: bool| {
+        let mut args = vec![
+            "--games",
+            "2",
+            "--clock",
+            "20",
+            "--nboard-depth",
+            "3",
+            "--quiet",
+        ];
+        if whole {
+            args.push("--whole-game");
+        }
+        let (a, b) = (engine(if whole { "a" } else { "c" }), engine("b"));
+        args.extend(["--engine", &a, "--engine", &b]);
+        run_match(&args)
+    };
+    let report = table(true);
+    let input = std::fs::read_to_string(told("a")).unwrap();
+    assert!(input.contains("set depth 3"), "{input}");
+    let games_told = input.matches("set game ").count();
+    let moves_told = input.lines().filter(|l| l.starts_with("move ")).count();
+    let goes = input.matches("\ngo\n").count();
+    assert_eq!((games_told, moves_told), (goes, 0), "{input}");
+    let time = report
+        .split("\nTime use\n")
+        .nth(1)
+        .expect("a time use section");
+    let line = time.lines().find(|l| l.starts_with("a: ")).unwrap();
+    assert!(
+        line.contains("clock left ") && line.contains("of 0:20"),
+        "{report}"
+    );
+    assert!(line.contains("slowest move "), "{report}");
+    // Without --whole-game a game grows by `move` lines.
+    table(false);
+    let input = std::fs::read_to_string(told("c")).unwrap();
+    assert!(input.lines().any(|l| l.starts_with("move ")), "{input}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,11 +4,14 @@
 //! without a protocol in between: for comparing evaluators or settings quickly.
 //!
 //! It is told the game as an NBoard GUI tells one (the moves with the seconds each took,
-//! and the clock), searches on the controller's job thread, and is held to the same
-//! deadline as an engine process: a move not found in time is stopped and forfeits.
+//! and the clock) and searches on the worker's own thread (a job thread a move would
+//! cost more than a shallow search): its limits end the search, and a move found after
+//! the deadline an engine process is held to forfeits all the same, as does a search
+//! that panics.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::driver::{Driver, Effort, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
@@ -47,8 +50,6 @@ pub struct InProcessDriver<G: EngineGame> {
     engine: Engine<G>,
     /// A game clock, told the engine with the game.
     clock: Option<std::time::Duration>,
-    /// Woken by the engine's job thread when it has news.
-    woken: Receiver<()>,
 }
 
 impl<G: EngineGame> InProcessDriver<G> {
@@ -69,21 +70,14 @@ impl<G: EngineGame> InProcessDriver<G> {
                 Fault::new(FaultKind::Refused, refused.on_command_line(flag, &value))
             })?;
         }
-        let (sender, woken) = mpsc::channel();
-        let wake = Arc::new(move || {
-            let _ = sender.send(());
-        });
-        let engine =
-            Engine::new(settings, wake).map_err(|error| Fault::new(FaultKind::Crash, error))?;
+        // Its jobs run on the caller's thread ([`Engine::run_here`]): nothing to wake.
+        let engine = Engine::new(settings, Arc::new(|| {}))
+            .map_err(|error| Fault::new(FaultKind::Crash, error))?;
         let clock = match time_control {
             TimeControl::Clock(clock) => Some(clock),
             _ => None,
         };
-        Ok(InProcessDriver {
-            engine,
-            clock,
-            woken,
-        })
+        Ok(InProcessDriver { engine, clock })
     }
 
     /// The game as the engine holds it: the moves with their seconds, and the clock.
@@ -98,28 +92,6 @@ impl<G: EngineGame> InProcessDriver<G> {
         game.clock = self.clock;
         game
     }
-
-    /// Waits for the job's outcome until `deadline`; past it, the job is stopped.
-    fn outcome(&mut self, deadline: Instant) -> Result<Outcome<G::Move>, Fault> {
-        loop {
-            // Progress is of no use here: drop it as it comes.
-            self.engine.take_progress();
-            if let Some(outcome) = self.engine.poll() {
-                return Ok(outcome);
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.woken.recv_timeout(left) {
-                Ok(()) => {}
-                Err(RecvTimeoutError::Timeout) => {
-                    self.engine.stop();
-                    return Err(Fault::new(FaultKind::Timeout, "no move in time"));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(Fault::new(FaultKind::Crash, "the engine went away"));
-                }
-            }
-        }
-    }
 }
 
 impl<G: EngineGame> Driver<G> for InProcessDriver<G> {
@@ -132,8 +104,16 @@ impl<G: EngineGame> Driver<G> for InProcessDriver<G> {
     fn request_move(&mut self, request: &MoveRequest<G>) -> Result<EngineMove<G::Move>, Fault> {
         self.engine.set_record(self.engine_record(request.record));
         let limits = self.engine.move_limits();
-        self.engine.start(Job::Go { limits });
-        let choice = match self.outcome(request.deadline)? {
+        let stop = AtomicBool::new(false);
+        let engine = &mut self.engine;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            engine.run_here(Job::Go { limits }, &stop)
+        }))
+        .map_err(|_| Fault::new(FaultKind::Crash, "the search panicked"))?;
+        if Instant::now() > request.deadline {
+            return Err(Fault::new(FaultKind::Timeout, "no move in time"));
+        }
+        let choice = match outcome {
             Outcome::Move(choice) => choice,
             Outcome::Failed(why) => return Err(Fault::new(FaultKind::Crash, why)),
             other => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fits the same self-play games with `iago train --games` (the CPU fit, crates/tools/src/
+# Fits the same self-play games with `iago train --games` (the CPU fit, crates/training/src/
 # train.rs) and with gpu/fit.py (on the generator's features of every position, `expand
 # --all`), both holding out every 10th game, and evaluates each fit's weights with the
 # other's code: the same weights must give the same held-out error under both (the same

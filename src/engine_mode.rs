@@ -2,13 +2,17 @@
 
 use std::io::IsTerminal;
 
-use iago_tools::cli::out::{Failure, write};
+use iago::cli::out::{Failure, write};
 
+use std::error::Error as _;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Arg, ArgAction, Command};
+
+use iago::cli::args;
 use iago_core::games;
 use iago_core::options::{self, ENGINE_OPTIONS, Settings};
 use iago_core::protocol::{self, Protocol};
-
-use iago_tools::cli::args::refused_text;
 
 const HELP: &str = "usage: iago [ENGINE OPTIONS]
 
@@ -88,39 +92,63 @@ struct Options {
     settings: Settings,
 }
 
+/// The engine's command line: the protocol, the game and every option of the table.
+fn command() -> Command {
+    Command::new("iago")
+        .no_binary_name(true)
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .args_override_self(true)
+        .arg(
+            Arg::new("help")
+                .short('h')
+                .long("help")
+                .action(ArgAction::SetTrue),
+        )
+        .arg(Arg::new("protocol").long("protocol"))
+        .arg(Arg::new("game").long("game"))
+        .args(ENGINE_OPTIONS.iter().map(args::engine_arg))
+}
+
 /// The command line's options; `None` when help was asked for.
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut options = Options {
-        protocol: None,
-        game: games::GAMES[0].id.into(),
-        settings: Settings::default(),
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |what: &str| {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("{arg} needs {what}"))
-        };
-        match arg.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--protocol" => {
-                options.protocol = Some(Protocol::from_name(&value("nboard, gtp or ugi")?)?)
-            }
-            "--game" => options.game = value("a game name")?,
-            flag => {
-                let Some(option) = options::by_flag(flag) else {
-                    return Err(format!(
-                        "unknown option or subcommand {arg:?} (try `iago help`)"
-                    ));
-                };
-                let text = value(option.argument)?;
-                (option.set)(&mut options.settings, &text)
-                    .map_err(|refused| refused_text(flag, &text, refused))?;
-            }
-        }
+    let matches = command()
+        .try_get_matches_from(args)
+        .map_err(|error| error_text(&error))?;
+    if matches.get_flag("help") {
+        return Ok(None);
     }
-    Ok(Some(options))
+    let protocol = match matches.get_one::<String>("protocol") {
+        Some(name) => Some(Protocol::from_name(name)?),
+        None => None,
+    };
+    let game =
+        (matches.get_one::<String>("game").cloned()).unwrap_or_else(|| games::GAMES[0].id.into());
+    Ok(Some(Options {
+        protocol,
+        game,
+        settings: args::settings_of(&matches, ENGINE_OPTIONS.iter()),
+    }))
+}
+
+/// The errors of the engine's command line, in the words the options table gives.
+fn error_text(error: &clap::Error) -> String {
+    let context = |kind| match error.get(kind) {
+        Some(ContextValue::String(text)) => text.clone(),
+        _ => String::new(),
+    };
+    let arg = context(ContextKind::InvalidArg);
+    let flag = arg.split(' ').next().unwrap_or_default();
+    let value = context(ContextKind::InvalidValue);
+    let refused = (error.source()).and_then(|source| source.downcast_ref::<args::Refusal>());
+    match (error.kind(), refused) {
+        (ErrorKind::InvalidValue, _) if value.is_empty() => {
+            let what = options::by_flag(flag).map_or("a value", |option| option.argument);
+            format!("{flag} needs {what}")
+        }
+        (_, Some(args::Refusal::Refused(refused))) => refused.on_command_line(flag, &value),
+        _ => format!("unknown option or subcommand {flag:?} (try `iago help`)"),
+    }
 }
 
 /// Runs the engine with command-line options `args`.

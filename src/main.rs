@@ -1,9 +1,9 @@
 //! The `iago` command: engine mode (a protocol on stdin/stdout) by default, or one of the
-//! subcommands below, each in its own module of `iago-tools` (`crates/tools/src/cli/`).
+//! subcommands below, each in its own module of `src/cli/`.
 
 mod engine_mode;
 
-use iago_tools::cli;
+use iago::cli;
 
 use std::process::ExitCode;
 
@@ -23,8 +23,8 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago solve FILE.obf [OPTIONS]      solve endgame problems exactly
        iago analyze GAME [OPTIONS]        every move of a game against the best move
        iago accuracy [OPTIONS]            move accuracy per evaluator on exact problems
-       iago eval-match A B [OPTIONS]      in-process games between two evaluators
-       iago mill-eval-match A B [OPTIONS] Mill games between two evaluators
+       iago eval-match A B [OPTIONS]      a match of two evaluators in this process
+       iago mill-eval-match A B [OPTIONS] the same for Mill
        iago fit-probcut --wthor DIR [OPTIONS]  fit the ProbCut parameters
        iago help [SUBCOMMAND]
        iago version                       print the version
@@ -45,6 +45,7 @@ const SUBCOMMANDS: &[&str] = &[
     "label",
     "selfplay",
     "pack-games",
+    "features",
     "accuracy",
     "eval-match",
     "mill-eval-match",

@@ -391,3 +391,107 @@ fn a_gtp_engine_on_a_clock_is_told_its_time_to_the_millisecond() {
     );
     assert!(times.iter().any(|&t| t < 1.0), "{times:?}");
 }
+
+/// An engine in this process and one over GTP play the same match: the in-process one
+/// gives its depth and speed, and its evaluations in the records.
+#[test]
+fn an_engine_in_this_process_plays_one_over_a_protocol() {
+    let dir = scratch("arena", "in-process");
+    let out = dir.join("games.ggf");
+    let gtp = format!("gtp=gtp:{IAGO} --protocol gtp --book none");
+    let table = run_match(&[
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--quiet",
+        "--engine",
+        "here=in-process:--eval discs --book none",
+        "--engine",
+        &gtp,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(table.contains("Depth    Nodes/s"), "{table}");
+    let here = engine_row(&table, "here");
+    assert!(here.ends_with("none"), "{table}");
+    assert!(
+        engine_row(&table, "gtp").contains(" - "),
+        "no depth of its own: {table}"
+    );
+    let records = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(records.lines().count(), 2);
+    // The in-process engine's moves carry its evaluation, as an NBoard engine's do.
+    assert!(records.lines().all(|l| l.contains("/0.")), "{records}");
+    std::fs::remove_dir_all(&dir).ok();
+    // Its options are read as the engine's command line reads them, before any game.
+    for (engine, error) in [
+        ("x=in-process:--eval nope", "engine x: --eval nope"),
+        (
+            "x=in-process:--depth 100",
+            "--depth 100: depth must be between 1 and 64",
+        ),
+        ("x=in-process:--fast", "\"--fast\" is not an engine option"),
+    ] {
+        let output = Command::new(IAGO)
+            .args([
+                "match", "--games", "2", "--engine", engine, "--engine", &gtp,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{engine}: {stderr}");
+        assert!(stderr.contains(error), "{engine}: {stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}
+
+/// What scripts/clock-match did, as iago match options: NBoard engines told the whole
+/// game before every move and the GUI's level, on a clock; the report says how much of
+/// the clock each engine left and its slowest move.
+#[test]
+fn nboard_engines_are_told_the_game_as_the_gui_tells_it_and_the_clock_use_is_reported() {
+    let dir = scratch("arena", "whole-game");
+    let told = |name: &str| dir.join(format!("{name}.log"));
+    // Each engine's input is kept by `tee` on its way to the engine.
+    let engine = |name: &str| format!("{name}=nboard:tee -a {} | {IAGO}", told(name).display());
+    let table = |whole: bool| {
+        let mut args = vec![
+            "--games",
+            "2",
+            "--clock",
+            "20",
+            "--nboard-depth",
+            "3",
+            "--quiet",
+        ];
+        if whole {
+            args.push("--whole-game");
+        }
+        let (a, b) = (engine(if whole { "a" } else { "c" }), engine("b"));
+        args.extend(["--engine", &a, "--engine", &b]);
+        run_match(&args)
+    };
+    let report = table(true);
+    let input = std::fs::read_to_string(told("a")).unwrap();
+    assert!(input.contains("set depth 3"), "{input}");
+    let games_told = input.matches("set game ").count();
+    let moves_told = input.lines().filter(|l| l.starts_with("move ")).count();
+    let goes = input.matches("\ngo\n").count();
+    assert_eq!((games_told, moves_told), (goes, 0), "{input}");
+    let time = report
+        .split("\nTime use\n")
+        .nth(1)
+        .expect("a time use section");
+    let line = time.lines().find(|l| l.starts_with("a: ")).unwrap();
+    assert!(
+        line.contains("clock left ") && line.contains("of 0:20"),
+        "{report}"
+    );
+    assert!(line.contains("slowest move "), "{report}");
+    // Without --whole-game a game grows by `move` lines.
+    table(false);
+    let input = std::fs::read_to_string(told("c")).unwrap();
+    assert!(input.lines().any(|l| l.starts_with("move ")), "{input}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -11,13 +11,13 @@ use iago::othello::wthor::{WthorGame, encode_wthor};
 
 use crate::protocol_io::IAGO;
 
-/// Wins, draws and losses in the table row of `side`.
-fn results(table: &str, side: &str) -> [u32; 3] {
+/// Wins, draws and losses in the report's row of the pairing `a vs b`.
+fn results(table: &str, pairing: &str) -> [u32; 3] {
     let row = table
         .lines()
-        .find(|l| l.starts_with(side))
-        .unwrap_or_else(|| panic!("no row {side} in\n{table}"));
-    let numbers: Vec<u32> = row
+        .find(|l| l.starts_with(pairing))
+        .unwrap_or_else(|| panic!("no row {pairing} in\n{table}"));
+    let numbers: Vec<u32> = row[pairing.len()..]
         .split_whitespace()
         .skip(1)
         .take(3)
@@ -36,14 +36,30 @@ fn eval_match_plays_colour_swapped_pairs_deterministically() {
         "4",
         "--depth",
         "2",
+        "--threads",
+        "2",
     ];
     let first = stdout_of(&iago(&args));
-    let [w, d, l] = results(&first, "discs");
+    let [w, d, l] = results(&first, "discs vs pattern");
     assert_eq!(w + d + l, 4);
-    assert_eq!(results(&first, "pattern"), [l, d, w]);
-    assert!(first.contains("Elo discs - pattern"), "{first}");
+    // The match's report, with each side's search: the in-process engines say theirs.
+    assert!(first.contains("Depth    Nodes/s"), "{first}");
     let second = stdout_of(&iago(&args));
-    assert_eq!(results(&second, "discs"), [w, d, l]);
+    assert_eq!(results(&second, "discs vs pattern"), [w, d, l]);
+    // The same evaluator against itself at a fixed depth: each opening's two games are
+    // the same game, so the pair scores exactly one point.
+    let same = stdout_of(&iago(&[
+        "eval-match",
+        "cowthello",
+        "cowthello",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--quiet",
+    ]));
+    let [w, _, l] = results(&same, "cowthello-A vs cowthello-B");
+    assert_eq!(w, l, "{same}");
 }
 
 #[test]

@@ -139,6 +139,18 @@ pub enum Refused {
     Expected(&'static str),
 }
 
+impl Refused {
+    /// The error of a command-line `flag` whose value `text` was refused, in the words
+    /// every subcommand uses: `--depth 100: depth must be between 1 and 64, ...`.
+    pub fn on_command_line(&self, flag: &str, text: &str) -> String {
+        match self {
+            Refused::NotANumber => format!("{flag}: {text:?} is not a valid number"),
+            Refused::OutOfRange(message) => format!("{flag} {text}: {message}"),
+            Refused::Expected(what) => format!("{flag}: expected {what}, got {text:?}"),
+        }
+    }
+}
+
 /// How the engine chooses its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Player {

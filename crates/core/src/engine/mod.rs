@@ -7,7 +7,10 @@
 //! Everything game-specific the protocols need goes through [`EngineGame`]; Othello is its
 //! first implementation (`othello.rs`).
 
+mod capabilities;
 mod jobs;
+
+pub use capabilities::{GgfFormat, OpeningFormat};
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -119,6 +122,14 @@ pub trait EngineGame: Searchable + PartialEq {
     fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
         Err("the game has no game record format".into())
     }
+
+    /// The game's own opening notation and default set for matches; `None` where an
+    /// opening is its moves written apart (`d6 d5`) and matches play random openings.
+    const OPENINGS: Option<OpeningFormat<Self>> = None;
+
+    /// How the game's records are written in GGF; `None` for games without GGF
+    /// records, which NBoard engines (told their games as GGF) do not play.
+    const GGF: Option<GgfFormat<Self>> = None;
 
     /// The opening book `choice` names: `Ok(None)` when it names none (or the game has
     /// no books), an error when it names one that cannot be used.
@@ -789,16 +800,7 @@ impl<G: EngineGame> Engine<G> {
         let stop = Arc::new(AtomicBool::new(false));
         let progress: Arc<Mutex<Vec<Progress<G::Move>>>> = Arc::new(Mutex::new(Vec::new()));
         let done = Arc::new(AtomicBool::new(false));
-        let input = JobInput {
-            record: self.record.clone(),
-            book: self.book.clone(),
-            book_rng: self
-                .settings
-                .seed
-                .map(|_| StdRng::seed_from_u64(self.rng.random())),
-            player: self.settings.player,
-            random_move: self.random_move(&job),
-        };
+        let input = self.job_input(&job);
         let (thread_stop, thread_progress, thread_done, wake) = (
             stop.clone(),
             progress.clone(),
@@ -836,6 +838,45 @@ impl<G: EngineGame> Engine<G> {
                 self.fail_to_start(format!("cannot start the search thread: {error}"));
             }
         }
+    }
+
+    /// What `job` works on: the game, the book and the random choices made here.
+    fn job_input(&mut self, job: &Job) -> JobInput<G> {
+        JobInput {
+            record: self.record.clone(),
+            book: self.book.clone(),
+            book_rng: self
+                .settings
+                .seed
+                .map(|_| StdRng::seed_from_u64(self.rng.random())),
+            player: self.settings.player,
+            random_move: self.random_move(job),
+        }
+    }
+
+    /// Runs `job` on the calling thread to its outcome, for a caller that is a thread of
+    /// its own (a match's worker): no job thread is started, its progress is dropped, and
+    /// only the job's limits (or `stop`) end it. The job in flight, if any, is stopped.
+    pub fn run_here(&mut self, job: Job, stop: &AtomicBool) -> Outcome<G::Move> {
+        self.stop();
+        let mut searcher = match self
+            .searcher
+            .take()
+            .map_or_else(|| self.fresh_searcher(), Ok)
+        {
+            Ok(searcher) => searcher,
+            Err(error) => return Outcome::Failed(format!("no searcher: {error}")),
+        };
+        let input = self.job_input(&job);
+        let progress = Mutex::new(Vec::new());
+        let context = JobContext {
+            stop,
+            progress: &progress,
+            wake: &|| {},
+        };
+        let outcome = jobs::run(job, input, &mut searcher, &context);
+        self.searcher = Some(searcher);
+        outcome
     }
 
     /// The random player's move for `job` (`--player random`), chosen here, seeded by
@@ -1027,6 +1068,38 @@ mod tests {
             other => panic!("expected a move, got {other:?}"),
         }
         assert_eq!(engine.searcher.as_ref().map(Searcher::threads), Some(3));
+    }
+
+    /// A job run on the caller's thread finds what the job thread finds, and leaves the
+    /// engine its searcher for the next one.
+    #[test]
+    fn a_job_run_here_is_the_job_run_on_its_thread() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let settings = Settings {
+            book: BookChoice::None,
+            depth: Some(5),
+            ..Settings::default()
+        };
+        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        engine.play("f5".parse().unwrap(), None).unwrap();
+        let go = || Job::Go {
+            limits: Limits {
+                depth: Some(5),
+                ..Limits::default()
+            },
+        };
+        engine.start(go());
+        let threaded = engine.wait();
+        engine.set_record(Record::new(Position::start()));
+        engine.play("f5".parse().unwrap(), None).unwrap();
+        let stop = AtomicBool::new(false);
+        let here = engine.run_here(go(), &stop);
+        let (Some(Outcome::Move(threaded)), Outcome::Move(here)) = (threaded, here) else {
+            panic!("no moves");
+        };
+        assert_eq!((here.mv, here.score, here.depth), (threaded.mv, threaded.score, 5));
+        assert!(!engine.is_busy());
+        assert!(matches!(engine.run_here(go(), &stop), Outcome::Move(_)));
     }
 
     #[test]

@@ -3,10 +3,10 @@
 use rand::rngs::StdRng;
 
 use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
-use crate::engine::{BookHint, EngineBook, EngineGame, Played, Record};
+use crate::engine::{BookHint, EngineBook, EngineGame, GgfFormat, OpeningFormat, Played, Record};
 use crate::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Evaluator, Game, Score};
-use crate::othello::game_input::parse_game;
+use crate::othello::game_input::{GameInput, parse_game, parse_transcript};
 use crate::othello::ggf::GgfGame;
 use crate::othello::notation::{format_fen, format_position, parse_fen};
 use crate::othello::{DISC, Move, Position};
@@ -124,6 +124,18 @@ impl EngineGame for Position {
             .map_err(|e| e.to_string())
     }
 
+    const OPENINGS: Option<OpeningFormat<Self>> = Some(OpeningFormat {
+        read: read_opening,
+        default_set: BALANCED_OPENINGS,
+    });
+
+    const GGF: Option<GgfFormat<Self>> = Some(GgfFormat {
+        game: "Othello",
+        kind: "8",
+        board: ggf_board,
+        write_move: ggf_move,
+    });
+
     fn open_book(choice: &BookChoice) -> Result<Option<Box<dyn EngineBook<Self>>>, String> {
         Ok(Book::open_choice(choice)
             .map_err(|error| error.to_string())?
@@ -196,6 +208,39 @@ pub fn record_from_ggf(game: &GgfGame) -> Record<Position> {
         record.increment = time.increment;
     }
     record
+}
+
+/// The balanced openings a match plays by default: positions a few plies from the start
+/// that a search scores near 0 (its header has the command that made it).
+pub const BALANCED_OPENINGS: &str = include_str!("balanced-openings.txt");
+
+/// One opening: a move sequence from `start` (`f5d6c3`, spaces and commas allowed,
+/// passes written `pa` or left out, as `analyze` and `book learn` read them), each move
+/// checked; `-` or `start` for none.
+pub fn read_opening(start: &Position, text: &str) -> Result<Vec<Move>, String> {
+    match text.trim() {
+        "-" | "start" => Ok(Vec::new()),
+        moves => {
+            let moves = parse_transcript(moves).map_err(|e| format!("{text:?}: {e}"))?;
+            GameInput::from_moves(*start, &moves)
+                .map(|game| game.moves)
+                .map_err(|e| format!("{text:?}: {e}"))
+        }
+    }
+}
+
+/// The 64 squares a1..h8 (`*` black, `O` white, `-` empty) and the side to move, after
+/// the board's size: iago's position string with GGF's mark for Black.
+fn ggf_board(pos: &Position) -> String {
+    format!("8 {}", format_position(pos).replace('X', "*"))
+}
+
+fn ggf_move(mv: Move) -> String {
+    if mv.is_pass() {
+        "PA".into()
+    } else {
+        mv.to_upper()
+    }
 }
 
 /// The opening book seen by the engine.

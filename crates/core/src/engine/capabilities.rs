@@ -1,0 +1,32 @@
+//! What only some games have, declared by the game as an item of
+//! [`EngineGame`](super::EngineGame) (`None` where it has not), so that a tool asks the
+//! game instead of its type: a notation and a set of openings for matches, and GGF game
+//! records (which are also what NBoard engines are told, so only a game with them is
+//! played over NBoard).
+
+use crate::game::Game;
+
+/// Reads one opening, a line of an opening file or `iago match --start`: the moves from
+/// `start` in the game's notation (Othello's `f5d6c3`), each checked.
+pub type ReadOpening<G> = fn(start: &G, text: &str) -> Result<Vec<<G as Game>::Move>, String>;
+
+/// A game's own openings for matches.
+pub struct OpeningFormat<G: Game> {
+    pub read: ReadOpening<G>,
+    /// The set a match plays without an opening file, one opening a line as `read` reads
+    /// it; `#` or a tab starts a comment.
+    pub default_set: &'static str,
+}
+
+/// How a game is written in GGF, the game record format of NBoard and GGS:
+/// `(;GM[Othello]...TY[8]BO[8 <squares> <side>]B[F5]W[PA];)`.
+pub struct GgfFormat<G: Game> {
+    /// `GM[...]`: the game's name.
+    pub game: &'static str,
+    /// `TY[...]`: the board's type.
+    pub kind: &'static str,
+    /// `BO[...]`: a start position.
+    pub board: fn(&G) -> String,
+    /// A move as GGF writes it (`F5`, `PA` for a pass).
+    pub write_move: fn(G::Move) -> String,
+}

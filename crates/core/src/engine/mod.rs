@@ -1097,7 +1097,10 @@ mod tests {
         let (Some(Outcome::Move(threaded)), Outcome::Move(here)) = (threaded, here) else {
             panic!("no moves");
         };
-        assert_eq!((here.mv, here.score, here.depth), (threaded.mv, threaded.score, 5));
+        assert_eq!(
+            (here.mv, here.score, here.depth),
+            (threaded.mv, threaded.score, 5)
+        );
         assert!(!engine.is_busy());
         assert!(matches!(engine.run_here(go(), &stop), Outcome::Move(_)));
     }

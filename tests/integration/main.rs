@@ -29,6 +29,7 @@ mod network;
 mod perft;
 mod pipes;
 mod protocol_fuzz;
+mod referee;
 mod regress;
 mod search;
 mod selfplay;

@@ -1,6 +1,6 @@
-//! The evaluation network's pieces as a user runs them: `iago features` (the trainer's
-//! input), the trainer's self-test (`gpu/net.py`, where Python and NumPy are), and
-//! network files through `--eval network:FILE`.
+//! The evaluation network's pieces as a user runs them: `iago features` (the trainers'
+//! input), the trainers' self-tests (`gpu/net.py` and the pattern fit `gpu/fit.py`, where
+//! Python and NumPy are), and network files through `--eval network:FILE`.
 
 use std::path::Path;
 use std::process::Command;
@@ -12,6 +12,7 @@ use iago::othello::notation::parse_position;
 
 const TEST_GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/test/d6e20-s99.gam");
 const NET_PY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/gpu/net.py");
+const FIT_PY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/gpu/fit.py");
 
 /// Whether `python3` runs and imports `module`.
 fn python_with(module: &str) -> bool {
@@ -115,17 +116,17 @@ fn bad_network_files_are_refused_with_a_message() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn the_trainers_self_test_passes_where_python_and_numpy_are() {
+/// Runs a trainer's `--self-test` where python3 has NumPy (saying what is skipped).
+fn trainer_self_test(script: &str) {
     if !python_with("numpy") {
-        eprintln!("skipped: python3 with NumPy is not installed, so gpu/net.py is not tested");
+        eprintln!("skipped: python3 with NumPy is not installed, so {script} is not tested");
         return;
     }
     if !python_with("torch") {
-        eprintln!("note: PyTorch is not installed: gpu/net.py's training step is not tested");
+        eprintln!("note: PyTorch is not installed: {script}'s PyTorch path is not tested");
     }
     let output = Command::new("python3")
-        .args([NET_PY, "--self-test"])
+        .args([script, "--self-test"])
         .output()
         .expect("python3 runs");
     let text = String::from_utf8_lossy(&output.stdout);
@@ -135,6 +136,16 @@ fn the_trainers_self_test_passes_where_python_and_numpy_are() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(text.contains("self-test passed"), "{text}");
+}
+
+#[test]
+fn the_trainers_self_test_passes_where_python_and_numpy_are() {
+    trainer_self_test(NET_PY);
+}
+
+#[test]
+fn the_pattern_fits_self_test_passes_where_python_and_numpy_are() {
+    trainer_self_test(FIT_PY);
 }
 
 #[test]

@@ -131,6 +131,30 @@ pub trait EngineGame: Searchable + PartialEq {
     /// records, which NBoard engines (told their games as GGF) do not play.
     const GGF: Option<GgfFormat<Self>> = None;
 
+    /// Writes `record` in the format [`EngineGame::parse_game_record`] reads; `None` for
+    /// games without one.
+    fn format_game_record(_record: &Record<Self>) -> Option<String> {
+        None
+    }
+
+    /// Reads a game in any form a user may paste: a game record, a move list or a
+    /// position string (the game's own forms; a position is a game without moves).
+    fn read_game(text: &str) -> Result<Record<Self>, String> {
+        Self::parse_game_record(text).or_else(|_| Self::parse_position(text).map(Record::new))
+    }
+
+    /// The moves of a game as one short text (Othello's `f5d6c3`, passes left out), for
+    /// a user to copy; the moves' notations joined by spaces in games without one.
+    fn transcript(record: &Record<Self>) -> String {
+        let mut pos = record.start.clone();
+        let mut words = Vec::with_capacity(record.moves.len());
+        for played in &record.moves {
+            words.push(pos.format_move(played.mv));
+            pos = pos.play(played.mv);
+        }
+        words.join(" ")
+    }
+
     /// The opening book `choice` names: `Ok(None)` when it names none (or the game has
     /// no books), an error when it names one that cannot be used.
     fn open_book(_choice: &BookChoice) -> Result<Option<Box<dyn EngineBook<Self>>>, String> {
@@ -886,6 +910,12 @@ impl<G: EngineGame> Engine<G> {
         if self.settings.player != Player::Random || !matches!(job, Job::Go { .. }) {
             return None;
         }
+        self.random_reply()
+    }
+
+    /// The random player's move in the current position, seeded by `--seed` and the
+    /// position; `None` without a legal move.
+    pub fn random_reply(&self) -> Option<G::Move> {
         let pos = self.record.current();
         let moves = pos.legal_moves();
         let moves = moves.as_ref();

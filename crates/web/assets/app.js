@@ -13,7 +13,7 @@ const view = {
   focus: null, // [col, row] of the square with the keyboard focus
   receivedAt: 0, // when the state came (for the running clock)
   animated: -1, // the version whose turned discs were animated
-  settingsVersion: -1,
+  filled: "", // the settings last written into the form
 };
 
 // ---- Requests ----------------------------------------------------------------------
@@ -67,8 +67,11 @@ function onState(state) {
   if (view.state && state.version < view.state.version) return;
   view.state = state;
   view.receivedAt = performance.now();
-  if (state.version !== view.settingsVersion) {
-    view.settingsVersion = state.version;
+  // The form shows the settings the engine holds, when they change there (not while
+  // the player edits it).
+  const settings = JSON.stringify([state.players, state.hints.level, state.clock && [state.clock.main_s, state.clock.increment_s]]);
+  if (settings !== view.filled) {
+    view.filled = settings;
     fillSettings(state);
   }
   draw();
@@ -391,6 +394,8 @@ function fillSettings(state) {
   if (state.clock) {
     $("clock-minutes").value = state.clock.main_s / 60;
     $("clock-increment").value = state.clock.increment_s;
+  } else {
+    $("clock-minutes").value = "";
   }
 }
 
@@ -413,10 +418,12 @@ function player(color) {
 }
 
 async function applySettings() {
-  await send({ op: "players", black: player("black"), white: player("white") });
+  // Read the whole form before the first answer redraws it.
+  const players = { op: "players", black: player("black"), white: player("white") };
   const minutes = $("clock-minutes").value;
-  await send(minutes === "" ? { op: "clock" } : { op: "clock", minutes: Number(minutes), increment: Number($("clock-increment").value || 0) });
-  await send({ op: "hints", on: $("hints-on").checked, level: Number($("hint-level").value) });
+  const clock = minutes === "" ? { op: "clock" } : { op: "clock", minutes: Number(minutes), increment: Number($("clock-increment").value || 0) };
+  const hints = { op: "hints", on: $("hints-on").checked, level: Number($("hint-level").value) };
+  for (const request of [clock, hints, players]) await send(request);
 }
 
 async function exportAs(format) {

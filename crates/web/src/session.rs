@@ -580,6 +580,8 @@ impl<G: EngineGame> WebSession<G> {
                     self.hint_lines.push(line);
                 }
                 self.hints.done = true;
+                let deepest = self.hint_lines.iter().map(|line| line.depth).max();
+                self.hints.depth = self.hints.depth.max(deepest.unwrap_or(0));
                 self.publish_hints(&pos);
                 self.publish_state();
             }

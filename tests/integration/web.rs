@@ -549,3 +549,73 @@ fn a_refused_address_or_port_is_an_error_not_a_panic() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_analysis_rows_are_iago_analyzes_and_survive_looking_around() {
+    let server = Server::start(&["--level", "1"]);
+    server.ok(json!({"op": "players", "black": {"kind": "iago", "level": 1}, "white": {"kind": "iago", "level": 1}}));
+    server.wait_for("the end of a game of iago against itself", |s| {
+        s["over"] == true
+    });
+    let transcript = server.ok(json!({"op": "export", "format": "transcript"}));
+    let transcript = transcript["text"].as_str().unwrap().to_string();
+    let mut events = server.events();
+    server.ok(json!({"op": "analyze", "depth": 6, "verify": 8, "solve": 12}));
+    // Looking through the game does not stop the analysis.
+    server.ok(json!({"op": "goto", "ply": 10}));
+    let analysis = loop {
+        let (kind, data) = events.next();
+        if kind == "analysis" && data["done"] == true {
+            break data;
+        }
+    };
+    assert_eq!(server.state()["cursor"], 10);
+    let rows = analysis["rows"].as_array().unwrap();
+    let cli = crate::common::stdout_of(&crate::common::iago(&[
+        "analyze",
+        &transcript,
+        "--depth",
+        "6",
+        "--verify",
+        "8",
+        "--solve",
+        "12",
+        "--json",
+    ]));
+    let cli: Value = serde_json::from_str(&cli).expect("analyze's JSON");
+    let cli_rows = cli["moves"].as_array().unwrap();
+    assert_eq!(rows.len(), cli_rows.len(), "{transcript}: {analysis}");
+    for (web, cli) in rows.iter().zip(cli_rows) {
+        for field in [
+            "number",
+            "color",
+            "played",
+            "played_score",
+            "best",
+            "best_score",
+            "lost",
+            "depth",
+            "exact",
+        ] {
+            assert_eq!(web[field], cli[field], "{field} of {web} and {cli}");
+        }
+    }
+    let points = analysis["points"].as_array().unwrap();
+    assert_eq!(points.len(), rows.len(), "a graph point a move");
+    // A move that changes the line ends its analysis.
+    server.ok(json!({"op": "analyze", "depth": 12, "verify": 0}));
+    server.ok(json!({"op": "players", "black": {"kind": "human"}, "white": {"kind": "human"}}));
+    let state = server.state();
+    let mv = legal_moves(&state)[0].clone();
+    server.ok(json!({"op": "move", "move": mv}));
+    let cleared = loop {
+        let (kind, data) = events.next();
+        if kind == "analysis"
+            && data["rows"].as_array().unwrap().is_empty()
+            && data["running"] == false
+        {
+            break data;
+        }
+    };
+    assert_eq!(cleared["done"], false);
+}

@@ -370,7 +370,8 @@ function drawAnalysis() {
   const s = view.state;
   const body = $("analysis-table").querySelector("tbody");
   if (!a || !s) { body.replaceChildren(); $("analysis-summary").textContent = ""; return; }
-  $("analysis-summary").textContent = a.summary || "";
+  $("analyze").textContent = a.running ? "Stop the analysis" : "Analyze game";
+  $("analysis-summary").textContent = a.running ? `Analysing… ${a.rows.length} moves so far. ${a.summary}` : a.summary || "";
   body.replaceChildren(...a.rows.map((r) => {
     const tr = document.createElement("tr");
     tr.dataset.ply = r.number - 1;
@@ -487,7 +488,10 @@ function setup() {
   $("export-ggf").onclick = () => exportAs("ggf");
   $("export-transcript").onclick = () => exportAs("transcript");
   $("export-position").onclick = () => exportAs("position");
-  $("analyze").onclick = () => send({ op: "analyze", depth: Number($("analysis-depth").value), verify: Number($("analysis-verify").value) });
+  $("analyze").onclick = () => {
+    if (view.analysis && view.analysis.running) send({ op: "stop" });
+    else send({ op: "analyze", depth: Number($("analysis-depth").value), verify: Number($("analysis-verify").value) });
+  };
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey || !view.state) return;
     const s = view.state;

@@ -63,6 +63,9 @@ pub enum Request {
         depth: Option<u32>,
         #[serde(default)]
         verify: Option<u32>,
+        /// Solved exactly from this many moves before the end (Othello's empties).
+        #[serde(default)]
+        solve: Option<u32>,
     },
     Export {
         format: ExportFormat,

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::json;
 use tokio::sync::broadcast;
 
+use iago_core::engine::review::{Review, Row};
 use iago_core::engine::{Choice, Engine, EngineGame, HintLine, Job, Outcome, Progress};
 use iago_core::game::Color;
 use iago_core::games::GameEntry;
@@ -23,8 +24,8 @@ use iago_core::search::Confidence;
 use crate::line::{ClockSetting, Line};
 use crate::request::{Answer, ExportFormat, GameSource, PlayerKind, PlayerSpec, Request, WebLine};
 use crate::view::{
-    ClockView, Discs, EvalPoint, Features, HintSettingView, HintsView, LineView, MoveView,
-    PlayerView, Players, StateView, ThinkingView, line_moves, score_text,
+    AnalysisView, ClockView, Discs, EvalPoint, Features, HintSettingView, HintsView, LineView,
+    MoveView, PlayerView, Players, RowView, StateView, ThinkingView, line_moves, score_text, whole,
 };
 
 /// A message to the pages: its kind (`state`, `hints`, `thinking`, `analysis`) and JSON.
@@ -114,10 +115,16 @@ enum Running {
     Move,
     /// Hints for the side to move.
     Hint,
+    /// The analysis of the line.
+    Review,
 }
 
 /// The level of searches nothing else sets (`--level`, else this).
 const DEFAULT_LEVEL: u32 = 10;
+
+/// The most moves before the end an analysis solves from (the engine's levels solve
+/// no earlier).
+const MAX_SOLVE: u32 = 60;
 
 /// A clock of at most a day for each side.
 const MAX_CLOCK_MINUTES: f64 = 24.0 * 60.0;
@@ -152,6 +159,10 @@ pub struct WebSession<G: EngineGame> {
     hint_lines: Vec<HintLine<G::Move>>,
     thinking: ThinkingView,
     notice: Option<String>,
+    /// The analysis of the line, and the line's number: it changes with every move that
+    /// changes the line, so that an analysis names the line it is of.
+    analysis: AnalysisView,
+    line_id: u64,
     publisher: Arc<Publisher>,
     /// Chooses the balanced opening of a new `xot` game.
     rng: StdRng,
@@ -197,6 +208,8 @@ impl<G: EngineGame> WebSession<G> {
             hint_lines: Vec::new(),
             thinking: ThinkingView::default(),
             notice: None,
+            analysis: AnalysisView::default(),
+            line_id: 0,
             publisher,
             rng: StdRng::seed_from_u64(seed),
         };
@@ -235,7 +248,11 @@ impl<G: EngineGame> WebSession<G> {
             }
             Request::Go => self.autoplay = true,
             Request::Stop => {
-                if self.running == Some(Running::Move) {
+                if self.running == Some(Running::Review) {
+                    self.stop_job();
+                    self.analysis.running = false;
+                    self.publisher.publish("analysis", &self.analysis);
+                } else if self.running == Some(Running::Move) {
                     // The move comes with what the search found; then the engine waits.
                     self.engine.hurry();
                 } else {
@@ -250,9 +267,11 @@ impl<G: EngineGame> WebSession<G> {
                 self.hints_on = on;
             }
             Request::Clock { minutes, increment } => self.set_clock(minutes, increment)?,
-            Request::Analyze { .. } => {
-                return Err("analysis is not available yet".into());
-            }
+            Request::Analyze {
+                depth,
+                verify,
+                solve,
+            } => self.analyze(depth, verify, solve)?,
             Request::Export { format } => return Ok(json!({ "text": self.export(format) })),
         }
         self.changed();
@@ -314,6 +333,7 @@ impl<G: EngineGame> WebSession<G> {
             }
         };
         let clock = self.line.clock;
+        self.line_changed();
         self.line = Line::from_record(record);
         self.line.clock = self.line.clock.or(clock);
         self.evals.clear();
@@ -345,6 +365,7 @@ impl<G: EngineGame> WebSession<G> {
         let ply = self.line.cursor();
         if self.line.play(mv, seconds) {
             self.evals.truncate(ply + 1);
+            self.line_changed();
         }
         self.notice = None;
         if self.line.time_left(mover).is_some_and(|left| left < 0.0) {
@@ -429,6 +450,61 @@ impl<G: EngineGame> WebSession<G> {
         }
     }
 
+    /// The moves of the line changed: its analysis is of another line.
+    fn line_changed(&mut self) {
+        self.line_id += 1;
+        if self.running == Some(Running::Review) {
+            self.stop_job();
+        }
+        if !self.analysis.rows.is_empty() || self.analysis.running {
+            self.analysis = AnalysisView {
+                line: self.line_id,
+                ..AnalysisView::default()
+            };
+            self.publisher.publish("analysis", &self.analysis);
+        }
+    }
+
+    /// Starts the analysis of the whole line (the moves after the cursor too); it runs
+    /// until it ends, a move changes the line or Stop, the position shown free to move.
+    fn analyze(
+        &mut self,
+        depth: Option<u32>,
+        verify: Option<u32>,
+        solve: Option<u32>,
+    ) -> Result<(), String> {
+        let defaults = Review::DEFAULT;
+        let depth = options::DEPTH.check(depth.unwrap_or(defaults.depth))?;
+        let verify = match verify.unwrap_or(defaults.verify) {
+            0 => 0,
+            verify => options::DEPTH.check(verify)?,
+        };
+        let solve = solve.unwrap_or(defaults.solve);
+        if solve > MAX_SOLVE {
+            return Err(format!("solve must be between 0 and {MAX_SOLVE}"));
+        }
+        if self.line.moves().is_empty() {
+            return Err("no move to analyse".into());
+        }
+        self.stop_job();
+        self.engine.set_record(self.line.whole_record());
+        self.engine.start(Job::Review(Review {
+            depth,
+            verify,
+            solve,
+        }));
+        self.running = Some(Running::Review);
+        self.analysis = AnalysisView {
+            line: self.line_id,
+            depth,
+            verify,
+            running: true,
+            ..AnalysisView::default()
+        };
+        self.publisher.publish("analysis", &self.analysis);
+        Ok(())
+    }
+
     /// After every change: a new version, the state told, and the job the new state
     /// asks for started.
     fn changed(&mut self) {
@@ -452,6 +528,10 @@ impl<G: EngineGame> WebSession<G> {
     /// Starts what the position asks for: the engine's move, where the engine plays the
     /// side to move and plays by itself; else hints, where they are on; else nothing.
     fn schedule(&mut self) {
+        // The analysis goes on while the player looks through the game.
+        if self.running == Some(Running::Review) {
+            return;
+        }
         self.stop_job();
         if self.line.is_over() {
             return;
@@ -507,11 +587,13 @@ impl<G: EngineGame> WebSession<G> {
 
     /// The job's news: its progress told, its outcome applied.
     fn news(&mut self) {
+        // The outcome first: the progress taken after it is all the job reported.
+        let outcome = self.engine.poll();
         let progress = self.engine.take_progress();
         if !progress.is_empty() {
             self.progress(progress);
         }
-        if let Some(outcome) = self.engine.poll() {
+        if let Some(outcome) = outcome {
             let running = self.running.take();
             self.outcome(running, outcome);
         }
@@ -557,6 +639,7 @@ impl<G: EngineGame> WebSession<G> {
                     self.thinking.ms = millis(elapsed);
                     (hints, thinking) = (true, true);
                 }
+                Progress::Reviewed(row) => self.reviewed(&row),
                 Progress::Analysis { .. } => {}
             }
         }
@@ -585,6 +668,14 @@ impl<G: EngineGame> WebSession<G> {
                 self.publish_hints(&pos);
                 self.publish_state();
             }
+            Outcome::Reviewed if running == Some(Running::Review) => {
+                self.analysis.running = false;
+                self.analysis.done = true;
+                self.analysis.summary = self.summary();
+                self.publisher.publish("analysis", &self.analysis);
+                self.schedule();
+                self.publish_state();
+            }
             Outcome::Failed(why) => {
                 self.notice = Some(format!("the engine failed: {why}"));
                 self.autoplay = false;
@@ -592,6 +683,60 @@ impl<G: EngineGame> WebSession<G> {
             }
             _ => {}
         }
+    }
+
+    fn reviewed(&mut self, row: &Row<G::Move>) {
+        let ply = row.number - 1;
+        if ply >= self.line.moves().len() {
+            return;
+        }
+        let pos = self.line.position(ply);
+        self.analysis.rows.push(RowView {
+            number: row.number,
+            color: color_name(row.color),
+            played: pos.format_move(row.played),
+            played_score: whole::<G>(row.played_score),
+            best: pos.format_move(row.best),
+            best_score: whole::<G>(row.best_score),
+            lost: whole::<G>(row.lost()),
+            depth: row.depth,
+            exact: row.exact,
+        });
+        let confidence = if row.exact {
+            Confidence::Exact
+        } else {
+            Confidence::Heuristic
+        };
+        self.analysis.points.push(EvalPoint::new::<G>(
+            ply,
+            row.color,
+            row.best_score,
+            confidence,
+            false,
+            "analysis",
+        ));
+        self.analysis.summary = self.summary();
+        self.publisher.publish("analysis", &self.analysis);
+    }
+
+    /// Each player's moves, mistakes and losses in the analysis.
+    fn summary(&self) -> String {
+        let part = |color: &str| {
+            let own: Vec<&RowView> = self
+                .analysis
+                .rows
+                .iter()
+                .filter(|row| row.color == color)
+                .collect();
+            let mistakes = own.iter().filter(|row| row.lost > 0).count();
+            let lost: i64 = own.iter().map(|row| row.lost).sum();
+            format!(
+                "{}: {} moves, {mistakes} with a loss, {lost} lost",
+                if color == "black" { "Black" } else { "White" },
+                own.len()
+            )
+        };
+        format!("{}; {}", part("black"), part("white"))
     }
 
     fn engine_move(&mut self, choice: Choice<G::Move>) {
@@ -731,6 +876,7 @@ impl<G: EngineGame> WebSession<G> {
             job: self.running.map(|running| match running {
                 Running::Move => "move",
                 Running::Hint => "hint",
+                Running::Review => "analysis",
             }),
             autoplay: self.autoplay,
             evals: self.evals.iter().flatten().cloned().collect(),
@@ -738,7 +884,7 @@ impl<G: EngineGame> WebSession<G> {
             features: Features {
                 records: G::format_game_record(&self.line.record()).is_some(),
                 openings: true,
-                analysis: false,
+                analysis: true,
             },
         }
     }

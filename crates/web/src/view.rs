@@ -251,3 +251,38 @@ pub struct ThinkingView {
     pub nodes: u64,
     pub ms: u64,
 }
+
+/// A reviewed move as the analysis table shows it: scores in whole units (discs), as
+/// `iago analyze` rounds them, from the mover's view.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RowView {
+    pub number: usize,
+    pub color: &'static str,
+    pub played: String,
+    pub played_score: i64,
+    pub best: String,
+    pub best_score: i64,
+    pub lost: i64,
+    pub depth: u32,
+    pub exact: bool,
+}
+
+/// A score in whole units, rounded half away from zero.
+pub fn whole<G: EngineGame>(score: Score) -> i64 {
+    score_value::<G>(score).round() as i64
+}
+
+/// The analysis of the line, as far as it has come.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AnalysisView {
+    /// The line analysed changes with every move that changes it.
+    pub line: u64,
+    pub depth: u32,
+    pub verify: u32,
+    pub rows: Vec<RowView>,
+    /// Each position's value for Black, from the rows.
+    pub points: Vec<EvalPoint>,
+    pub summary: String,
+    pub running: bool,
+    pub done: bool,
+}

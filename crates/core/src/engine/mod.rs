@@ -9,6 +9,7 @@
 
 mod capabilities;
 mod jobs;
+pub mod review;
 
 pub use capabilities::{GgfFormat, OpeningFormat};
 
@@ -361,6 +362,8 @@ pub enum Job {
     Hint { count: usize, limits: Limits },
     /// Score every position of the game, last first.
     Analyze { limits: Limits },
+    /// Every move of the game against the best move ([`review`]).
+    Review(review::Review),
     /// Add the game to the book.
     Learn,
     /// Search the current position to the end of the game (no book).
@@ -454,6 +457,8 @@ pub enum Progress<M> {
     },
     /// Position after `moves_made` moves scored `score` for its mover.
     Analysis { moves_made: usize, score: Score },
+    /// A move of the game reviewed ([`Job::Review`]), in the game's order.
+    Reviewed(review::Row<M>),
     /// A hint line as far as it is searched: a later one for the same first move
     /// replaces it.
     Hint(HintLine<M>),
@@ -482,6 +487,8 @@ pub enum Outcome<M> {
     Move(Choice<M>),
     Hints(Vec<HintLine<M>>),
     Analyzed,
+    /// Every move of the game reviewed (or the review stopped).
+    Reviewed,
     Learned(Result<String, String>),
     /// `None` when stopped before the count was complete.
     Perft {

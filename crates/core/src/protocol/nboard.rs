@@ -384,6 +384,8 @@ impl<G: EngineGame> NBoard<G> {
                         }
                     }
                 }
+                // NBoard asks for no review of a game.
+                Progress::Reviewed(_) => {}
             }
         }
     }

@@ -384,6 +384,12 @@ function drawAnalysis() {
     }
     return tr;
   }));
+  // The current move's row in sight, within the table's own scroll (never the page's).
+  const current = body.querySelector("tr.current");
+  const box = $("analysis-scroll");
+  if (current && (current.offsetTop < box.scrollTop || current.offsetTop > box.scrollTop + box.clientHeight - 30)) {
+    box.scrollTop = current.offsetTop - box.clientHeight / 2;
+  }
 }
 
 function fillSettings(state) {

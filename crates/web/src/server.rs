@@ -2,10 +2,11 @@
 //! events) and the requests, each bounded, behind a guard that refuses what another site
 //! or another host name could send (docs/web.md, "Safety").
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
@@ -34,7 +35,9 @@ use crate::session::{Message, Publisher};
 const MAX_BODY: usize = 64 * 1024;
 /// Connections served at once; a further one is closed at once.
 const MAX_CONNECTIONS: usize = 64;
-/// Pages following the changes at once (each holds a connection).
+/// Pages following the changes at once (each holds a connection); a new one closes the
+/// oldest, so that reloads (whose old page the server cannot see go) never lock out the
+/// page that is there.
 const MAX_STREAMS: usize = 16;
 /// A request's headers must come within this time of the connection (or of the last
 /// answer on it), its body within [`BODY_TIME`].
@@ -57,7 +60,31 @@ pub struct Shared {
     /// The `Host` values a request may carry, lower case: the address served, by number
     /// and by name.
     pub hosts: Vec<String>,
-    streams: Arc<Semaphore>,
+    /// Served on every address (`--bind 0.0.0.0`): any address by number on the port
+    /// served may be named too (a number, unlike a name, cannot be rebound elsewhere).
+    any_address: Option<u16>,
+    followers: Mutex<Followers>,
+}
+
+/// The pages following the changes, oldest first, each with what closes its stream.
+#[derive(Default)]
+struct Followers {
+    next: u64,
+    live: VecDeque<(u64, oneshot::Sender<()>)>,
+}
+
+/// A page's place among the followers, given up when its stream ends.
+struct Following {
+    id: u64,
+    shared: Arc<Shared>,
+}
+
+impl Drop for Following {
+    fn drop(&mut self) {
+        if let Ok(mut followers) = self.shared.followers.lock() {
+            followers.live.retain(|(id, _)| *id != self.id);
+        }
+    }
 }
 
 impl Shared {
@@ -68,7 +95,7 @@ impl Shared {
     ) -> Shared {
         let port = addr.port();
         let mut hosts = vec![format!("{addr}")];
-        if addr.ip().is_loopback() {
+        if addr.ip().is_loopback() || addr.ip().is_unspecified() {
             hosts.push(format!("localhost:{port}"));
             hosts.push(format!("127.0.0.1:{port}"));
             hosts.push(format!("[::1]:{port}"));
@@ -79,15 +106,46 @@ impl Shared {
             queue,
             publisher,
             hosts,
-            streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+            any_address: addr.ip().is_unspecified().then_some(port),
+            followers: Mutex::new(Followers::default()),
         }
     }
 
+    /// A new follower's place and what ends its stream; the oldest is closed where there
+    /// are [`MAX_STREAMS`] already.
+    fn follow(self: &Arc<Shared>) -> (Following, oneshot::Receiver<()>) {
+        let (close, closed) = oneshot::channel();
+        let mut followers = self.followers.lock().unwrap_or_else(|e| e.into_inner());
+        while followers.live.len() >= MAX_STREAMS {
+            if let Some((_, oldest)) = followers.live.pop_front() {
+                let _ = oldest.send(());
+            }
+        }
+        followers.next += 1;
+        let id = followers.next;
+        followers.live.push_back((id, close));
+        let following = Following {
+            id,
+            shared: self.clone(),
+        };
+        (following, closed)
+    }
+
+    /// Whether `host` (a `Host` header, or an origin's host) names this server.
+    fn host_allowed(&self, host: &str) -> bool {
+        let host = host.to_ascii_lowercase();
+        self.hosts.contains(&host)
+            || self.any_address.is_some_and(|port| {
+                host.parse::<SocketAddr>()
+                    .is_ok_and(|addr| addr.port() == port)
+            })
+    }
+
     fn origin_allowed(&self, origin: &str) -> bool {
-        let origin = origin.to_ascii_lowercase();
         origin
+            .to_ascii_lowercase()
             .strip_prefix("http://")
-            .is_some_and(|host| self.hosts.iter().any(|allowed| allowed == host))
+            .is_some_and(|host| self.host_allowed(host))
     }
 }
 
@@ -163,7 +221,7 @@ async fn guard(State(shared): State<Arc<Shared>>, request: HttpRequest, next: Ne
 fn check(shared: &Shared, method: &Method, headers: &HeaderMap) -> Result<(), &'static str> {
     let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let host = text("host").ok_or("no Host header")?;
-    if !shared.hosts.contains(&host.to_ascii_lowercase()) {
+    if !shared.host_allowed(host) {
         return Err("the Host header does not name this server");
     }
     if let Some(origin) = text("origin")
@@ -215,27 +273,26 @@ fn sse_event(message: Message) -> Result<SseEvent, Infallible> {
 }
 
 /// The changes as they come: first the latest of each kind, then every new one. A page
-/// that falls behind is told `lagged` and reloads the state.
+/// that falls behind is told `lagged` and reloads the state; the oldest of too many
+/// followers is closed (a browser's page reconnects by itself).
 async fn events(State(shared): State<Arc<Shared>>) -> Response {
-    let Ok(permit) = shared.streams.clone().try_acquire_owned() else {
-        return refuse(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many pages follow the game: close one",
-        );
-    };
+    let (following, closed) = shared.follow();
     let (latest, receiver) = shared.publisher.subscribe();
     let first = tokio_stream::iter(latest.into_iter().map(sse_event));
     let rest = BroadcastStream::new(receiver).map(move |item| {
-        // The stream holds its place among the streams until the page goes.
-        let _ = &permit;
+        // The stream holds its place among the followers until it ends.
+        let _ = &following;
         match item {
             Ok(message) => sse_event(message),
             Err(_) => Ok(SseEvent::default().event("lagged").data("{}")),
         }
     });
-    Sse::new(first.chain(rest))
-        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-        .into_response()
+    Sse::new(futures_util::StreamExt::take_until(
+        first.chain(rest),
+        closed,
+    ))
+    .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+    .into_response()
 }
 
 /// One request of the page, through the engine's queue.
@@ -369,5 +426,17 @@ mod tests {
             &Method::POST
         ));
         assert!(!ok(&[("host", "127.0.0.1:8123")], &Method::POST));
+    }
+
+    #[test]
+    fn served_on_every_address_any_address_by_number_may_be_named_but_no_name() {
+        let (queue, _) = std::sync::mpsc::sync_channel(1);
+        let shared = Shared::new(queue, Publisher::new(), "0.0.0.0:8123".parse().unwrap());
+        let host = |value: &str| check(&shared, &Method::GET, &headers(&[("host", value)])).is_ok();
+        assert!(host("192.168.1.5:8123"));
+        assert!(host("[fe80::1]:8123"));
+        assert!(host("localhost:8123"));
+        assert!(!host("192.168.1.5:80"));
+        assert!(!host("evil.example:8123"));
     }
 }

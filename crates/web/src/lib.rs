@@ -93,12 +93,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                     ));
                 };
                 let text = value(option.argument)?;
-                (option.set)(&mut options.settings, &text).map_err(|refused| {
-                    format!(
-                        "web: {}",
-                        refused.on_command_line(flag, &text)
-                    )
-                })?;
+                (option.set)(&mut options.settings, &text)
+                    .map_err(|refused| format!("web: {}", refused.on_command_line(flag, &text)))?;
             }
         }
     }

@@ -26,6 +26,7 @@ const USAGE: &str = "usage: iago [ENGINE OPTIONS]          run the engine on std
        iago eval-match A B [OPTIONS]      a match of two evaluators in this process
        iago mill-eval-match A B [OPTIONS] the same for Mill
        iago fit-probcut --wthor DIR [OPTIONS]  fit the ProbCut parameters
+       iago web [--port N] [--open] [ENGINE OPTIONS]  a board in the browser
        iago help [SUBCOMMAND]
        iago version                       print the version
 
@@ -49,6 +50,7 @@ const SUBCOMMANDS: &[&str] = &[
     "accuracy",
     "eval-match",
     "mill-eval-match",
+    "web",
 ];
 
 fn main() -> ExitCode {
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Some("accuracy") => cli::accuracy::run(rest),
         Some("eval-match") => cli::eval_match::run(rest),
         Some("mill-eval-match") => cli::mill_eval_match::run(rest),
+        Some("web") => iago_web::run(rest).map_err(Failure::from),
         Some("help" | "--help" | "-h") => {
             write(format_args!("{USAGE}\n\n{}\n", engine_mode::options_help()))
         }

@@ -10,15 +10,16 @@ use clap::Parser;
 
 use super::args::{self, EngineOptions, Flags, is_option, ranged};
 use super::out::{Failure, out};
+use iago_core::engine::review::{Review, review_game};
 use iago_core::eval::othello_evaluator;
 use iago_core::files;
-use iago_core::game::{Color, Game, Score};
+use iago_core::game::{Color, Score};
 use iago_core::options::Range;
 use iago_core::othello::game_input::{GameFile, GameInput};
 use iago_core::othello::notation::format_position;
 use iago_core::othello::wthor::read_wthor_players;
-use iago_core::othello::{DISC, Move, Position};
-use iago_core::search::{Confidence, Focus, Limits, Searcher};
+use iago_core::othello::{DISC, Move};
+use iago_core::search::Searcher;
 
 /// Searches every position of a game and prints, for each move: its number (a pass
 /// counts as a move, as NBoard numbers them; a pass has no row), the player, the move
@@ -295,19 +296,6 @@ impl Row {
     }
 }
 
-/// The depth of the searches of a position with `empties` empty squares: `depth`, or
-/// one ply less where that would end them at an odd number of empties. Every search of
-/// a game then ends with the same parity (the same side to move, but for passes): the
-/// evaluation swings by about 3 discs between the two, and would otherwise tilt one
-/// player's scores against the other's.
-fn parity_depth(depth: u32, empties: u32) -> u32 {
-    if (empties + depth).is_multiple_of(2) || depth == 1 {
-        depth
-    } else {
-        depth - 1
-    }
-}
-
 /// A score in whole discs, rounded half away from zero.
 fn discs(score: Score) -> i32 {
     let half = DISC / 2;
@@ -318,121 +306,6 @@ fn discs(score: Score) -> i32 {
     }
 }
 
-/// A played move best by less than this (2 discs) is in doubt too: a deeper search
-/// may rank another move above it.
-const CLOSE_BEST: Score = 2 * DISC;
-
-/// A search's best move and its score.
-struct Best {
-    mv: Move,
-    score: Score,
-    exact: bool,
-}
-
-/// The scores of a position's best move and of the move played there.
-struct Scores {
-    best: Move,
-    best_score: Score,
-    played_score: Score,
-    exact: bool,
-}
-
-/// The best move by a search of `pos` within `limits`, with fresh tables.
-fn search_best(
-    searcher: &mut Searcher<Position>,
-    pos: &Position,
-    played: Move,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> Best {
-    searcher.clear();
-    let report = searcher.search(pos, limits, stop, &mut |_| {});
-    Best {
-        mv: report.best_move.unwrap_or(played),
-        score: report.score,
-        exact: report.confidence == Confidence::Exact,
-    }
-}
-
-/// The scores of `best` and of the played move: the best move's where it is the best,
-/// or a search within the same `limits` restricted to the played move, with fresh
-/// tables.
-fn score_played(
-    searcher: &mut Searcher<Position>,
-    pos: &Position,
-    played: Move,
-    best: Best,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> Scores {
-    let (played_score, exact) = if best.mv == played {
-        (best.score, best.exact)
-    } else {
-        let focus = Focus {
-            moves: Some(vec![played]),
-            ..Focus::default()
-        };
-        // Fresh tables, as for the best move: the first search's bounds on the played
-        // move's subtree, met again with other windows, sent its score 5 discs above
-        // what a search of it alone finds (38.f7 of the seed-1 game of the tests).
-        searcher.clear();
-        let reply = searcher.search_focused(pos, limits, stop, &focus, &());
-        (
-            reply.score,
-            best.exact && reply.confidence == Confidence::Exact,
-        )
-    };
-    // Selective searches of the whole position and of the played move alone may
-    // disagree: where the played move's own search scores it above the best move's, the
-    // search found no better move, and the played one is the row's best.
-    if played_score > best.score {
-        return Scores {
-            best: played,
-            best_score: played_score,
-            played_score,
-            exact,
-        };
-    }
-    Scores {
-        best: best.mv,
-        best_score: best.score,
-        played_score,
-        exact,
-    }
-}
-
-/// Whether the played move is in doubt after a search within `limits` found `best`:
-/// that is another move, or the played one best by less than [`CLOSE_BEST`] (the best of
-/// the other moves is searched to tell).
-fn in_doubt(
-    searcher: &mut Searcher<Position>,
-    pos: &Position,
-    played: Move,
-    best: &Best,
-    limits: &Limits,
-    stop: &AtomicBool,
-) -> bool {
-    if best.mv != played {
-        return true;
-    }
-    let legal = pos.legal_moves();
-    let others: Vec<Move> = legal
-        .as_ref()
-        .iter()
-        .copied()
-        .filter(|&mv| mv != played)
-        .collect();
-    if others.is_empty() {
-        return false;
-    }
-    let focus = Focus {
-        moves: Some(others),
-        ..Focus::default()
-    };
-    let runner_up = searcher.search_focused(pos, limits, stop, &focus, &());
-    best.score - runner_up.score < CLOSE_BEST
-}
-
 fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
     let mut searcher = Searcher::new(othello_evaluator(&options.eval)?);
     searcher.set_hash_mb(options.hash_mb);
@@ -441,50 +314,36 @@ fn analyze(options: &Options, game: &GameInput) -> Result<Vec<Row>, String> {
         .allocate_tables()
         .map_err(|e| format!("analyze: --hash {}: {e}", options.hash_mb))?;
     let stop = AtomicBool::new(false);
-    let to_depth = |depth: u32| Limits {
-        depth: Some(depth),
-        ..Limits::default()
+    let review = Review {
+        depth: options.depth,
+        verify: options.verify,
+        solve: options.solve,
     };
+    let positions = game.positions();
     let mut rows = Vec::new();
-    for (index, (pos, played)) in game.positions().into_iter().enumerate() {
-        if played.is_pass() {
-            continue;
-        }
-        // A pass counts as a move, as NBoard numbers them.
-        let number = index + 1;
-        log::info!("analyze: move {number} ({played})");
-        let empties = pos.empty_count();
-        let mut depth = parity_depth(options.depth, empties);
-        let solve = empties <= options.solve;
-        let limits = to_depth(if solve { 64 } else { depth });
-        let mut best = search_best(&mut searcher, &pos, played, &limits, &stop);
-        // The moves in doubt are decided by searches of one depth, whatever --depth is.
-        let verify = (options.verify > 0 && !solve && !best.exact)
-            .then(|| parity_depth(options.verify, empties))
-            .filter(|&verify| verify > depth);
-        let mut scored_at = limits;
-        if let Some(verify) = verify
-            && in_doubt(&mut searcher, &pos, played, &best, &scored_at, &stop)
-        {
-            log::info!("analyze: move {number} ({played}) again at depth {verify}");
-            depth = verify;
-            scored_at = to_depth(verify);
-            best = search_best(&mut searcher, &pos, played, &scored_at, &stop);
-        }
-        let scores = score_played(&mut searcher, &pos, played, best, &scored_at, &stop);
-        rows.push(Row {
-            number,
-            color: pos.side,
-            depth,
-            empties,
-            played,
-            played_score: discs(scores.played_score),
-            best: scores.best,
-            best_score: discs(scores.best_score),
-            lost: discs((scores.best_score - scores.played_score).max(0)),
-            exact: scores.exact,
-        });
-    }
+    review_game(
+        &mut searcher,
+        &game.start,
+        &game.moves,
+        &review,
+        &stop,
+        |row| {
+            log::info!("analyze: move {} ({})", row.number, row.played);
+            let (pos, _) = positions[row.number - 1];
+            rows.push(Row {
+                number: row.number,
+                color: row.color,
+                depth: row.depth,
+                empties: pos.empty_count(),
+                played: row.played,
+                played_score: discs(row.played_score),
+                best: row.best,
+                best_score: discs(row.best_score),
+                lost: discs(row.lost()),
+                exact: row.exact,
+            });
+        },
+    );
     Ok(rows)
 }
 

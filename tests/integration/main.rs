@@ -37,3 +37,4 @@ mod symmetry;
 mod tictactoe;
 mod tools_attacked;
 mod ugi;
+mod web;

@@ -87,6 +87,18 @@ pub(super) fn run<G: EngineGame>(
             analyze(&record, &limits, book.ok(), searcher, context);
             Outcome::Analyzed
         }
+        Job::Review(settings) => {
+            let moves: Vec<G::Move> = record.moves.iter().map(|played| played.mv).collect();
+            super::review::review_game(
+                searcher,
+                &record.start,
+                &moves,
+                &settings,
+                context.stop,
+                |row| context.report(Progress::Reviewed(row)),
+            );
+            Outcome::Reviewed
+        }
         Job::Learn => Outcome::Learned(learn(&record, book, searcher)),
         Job::Solve { limits } => go(&record.current(), &limits, None, None, searcher, context),
         Job::Perft { depth } => {

@@ -9,6 +9,7 @@
 
 mod capabilities;
 mod jobs;
+pub mod review;
 
 pub use capabilities::{GgfFormat, OpeningFormat};
 
@@ -130,6 +131,30 @@ pub trait EngineGame: Searchable + PartialEq {
     /// How the game's records are written in GGF; `None` for games without GGF
     /// records, which NBoard engines (told their games as GGF) do not play.
     const GGF: Option<GgfFormat<Self>> = None;
+
+    /// Writes `record` in the format [`EngineGame::parse_game_record`] reads; `None` for
+    /// games without one.
+    fn format_game_record(_record: &Record<Self>) -> Option<String> {
+        None
+    }
+
+    /// Reads a game in any form a user may paste: a game record, a move list or a
+    /// position string (the game's own forms; a position is a game without moves).
+    fn read_game(text: &str) -> Result<Record<Self>, String> {
+        Self::parse_game_record(text).or_else(|_| Self::parse_position(text).map(Record::new))
+    }
+
+    /// The moves of a game as one short text (Othello's `f5d6c3`, passes left out), for
+    /// a user to copy; the moves' notations joined by spaces in games without one.
+    fn transcript(record: &Record<Self>) -> String {
+        let mut pos = record.start.clone();
+        let mut words = Vec::with_capacity(record.moves.len());
+        for played in &record.moves {
+            words.push(pos.format_move(played.mv));
+            pos = pos.play(played.mv);
+        }
+        words.join(" ")
+    }
 
     /// The opening book `choice` names: `Ok(None)` when it names none (or the game has
     /// no books), an error when it names one that cannot be used.
@@ -337,6 +362,8 @@ pub enum Job {
     Hint { count: usize, limits: Limits },
     /// Score every position of the game, last first.
     Analyze { limits: Limits },
+    /// Every move of the game against the best move ([`review`]).
+    Review(review::Review),
     /// Add the game to the book.
     Learn,
     /// Search the current position to the end of the game (no book).
@@ -430,6 +457,8 @@ pub enum Progress<M> {
     },
     /// Position after `moves_made` moves scored `score` for its mover.
     Analysis { moves_made: usize, score: Score },
+    /// A move of the game reviewed ([`Job::Review`]), in the game's order.
+    Reviewed(review::Row<M>),
     /// A hint line as far as it is searched: a later one for the same first move
     /// replaces it.
     Hint(HintLine<M>),
@@ -458,6 +487,8 @@ pub enum Outcome<M> {
     Move(Choice<M>),
     Hints(Vec<HintLine<M>>),
     Analyzed,
+    /// Every move of the game reviewed (or the review stopped).
+    Reviewed,
     Learned(Result<String, String>),
     /// `None` when stopped before the count was complete.
     Perft {
@@ -886,6 +917,12 @@ impl<G: EngineGame> Engine<G> {
         if self.settings.player != Player::Random || !matches!(job, Job::Go { .. }) {
             return None;
         }
+        self.random_reply()
+    }
+
+    /// The random player's move in the current position, seeded by `--seed` and the
+    /// position; `None` without a legal move.
+    pub fn random_reply(&self) -> Option<G::Move> {
         let pos = self.record.current();
         let moves = pos.legal_moves();
         let moves = moves.as_ref();

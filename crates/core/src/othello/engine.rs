@@ -7,7 +7,7 @@ use crate::engine::{BookHint, EngineBook, EngineGame, GgfFormat, OpeningFormat, 
 use crate::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Evaluator, Game, Score};
 use crate::othello::game_input::{GameInput, parse_game, parse_transcript};
-use crate::othello::ggf::GgfGame;
+use crate::othello::ggf::{GgfGame, GgfMove, TimeControl};
 use crate::othello::notation::{format_fen, format_position, parse_fen};
 use crate::othello::{DISC, Move, Position};
 use crate::search::Searcher;
@@ -136,6 +136,33 @@ impl EngineGame for Position {
         write_move: ggf_move,
     });
 
+    fn format_game_record(record: &Record<Self>) -> Option<String> {
+        Some(ggf_from_record(record).to_ggf())
+    }
+
+    /// GGF, a transcript (`f5d6c3`, passes left out or not), a position string or a
+    /// position followed by moves ([`parse_game`]).
+    fn read_game(text: &str) -> Result<Record<Self>, String> {
+        let game = parse_game(text).map_err(|e| e.to_string())?;
+        let mut record = Record::new(game.start);
+        record.moves = game
+            .moves
+            .into_iter()
+            .map(|mv| Played { mv, seconds: None })
+            .collect();
+        Ok(record)
+    }
+
+    /// The moves without their passes: `f5d6c3`.
+    fn transcript(record: &Record<Self>) -> String {
+        record
+            .moves
+            .iter()
+            .filter(|played| !played.mv.is_pass())
+            .map(|played| played.mv.to_string())
+            .collect()
+    }
+
     fn open_book(choice: &BookChoice) -> Result<Option<Box<dyn EngineBook<Self>>>, String> {
         Ok(Book::open_choice(choice)
             .map_err(|error| error.to_string())?
@@ -241,6 +268,37 @@ fn ggf_move(mv: Move) -> String {
     } else {
         mv.to_upper()
     }
+}
+
+/// The GGF record of a game: its start, moves (passes explicit), seconds and clock.
+pub fn ggf_from_record(record: &Record<Position>) -> GgfGame {
+    let mut game = GgfGame::new(record.start);
+    let mut pos = record.start;
+    for played in &record.moves {
+        game.moves.push(GgfMove {
+            color: pos.side,
+            mv: played.mv,
+            eval: None,
+            seconds: played.seconds,
+        });
+        pos = pos.play(played.mv);
+    }
+    if let Some(main) = record.clock {
+        game.time = Some(TimeControl {
+            main,
+            increment: record.increment,
+            grace: std::time::Duration::ZERO,
+        });
+    }
+    if pos.is_game_over() {
+        let result = pos.black_result();
+        game.result = Some(if result > 0 {
+            format!("+{result}")
+        } else {
+            result.to_string()
+        });
+    }
+    game
 }
 
 /// The opening book seen by the engine.

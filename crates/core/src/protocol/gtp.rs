@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::gogui::{self, GoguiCommand};
 use super::lexer::{self, InputError, ParseError, syntax};
-use super::{Arrival, Flow, Output, Session};
+use super::{Arrival, Flow, Output, Session, TextLine};
 use crate::engine::{Engine, EngineGame, Job, Outcome};
 use crate::game::Color;
 use crate::games::{self, GameEntry};
@@ -835,10 +835,12 @@ impl<G: EngineGame> Gtp<G> {
 }
 
 impl<G: EngineGame> Session for Gtp<G> {
+    type Line = TextLine;
+
     /// GTP has no interrupt: every line waits its turn. But `quit` stops a `solve` that
     /// has no limit and no end within reach (it would never come to its turn), which
     /// then answers with what it found (`depth D`), and `quit` runs after it.
-    fn arrives(&mut self, line: &Result<String, InputError>, _queued: usize) -> Arrival {
+    fn arrives(&mut self, line: &TextLine, _queued: usize) -> Arrival {
         if let Ok(line) = line
             && split_id(&preprocess(line)).1.trim() == "quit"
         {
@@ -847,7 +849,7 @@ impl<G: EngineGame> Session for Gtp<G> {
         Arrival::InTurn
     }
 
-    fn line(&mut self, line: Result<String, InputError>) -> Flow {
+    fn line(&mut self, line: TextLine) -> Flow {
         self.handle(line)
     }
 

@@ -44,11 +44,15 @@ impl Protocol {
     }
 }
 
-/// What reaches the main thread.
+/// A line of a text protocol's input: without its end of line, or why it could not be read.
+pub type TextLine = Result<String, InputError>;
+
+/// What reaches the main thread: a line of input (a text protocol's, or another front
+/// end's request), the end of input, or news from the job thread.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Event {
-    /// One input line, without its end of line.
-    Line(Result<String, InputError>),
+pub enum Event<L = TextLine> {
+    /// One input line (or request).
+    Line(L),
     /// End of input.
     End,
     /// The job thread has progress or has finished.
@@ -67,12 +71,21 @@ pub enum Flow {
 /// Input read but not run yet: the one queue of every protocol. Lines wait here while a
 /// job runs (but those a session acts on at once), and what a session did not run goes
 /// on to the next game's session (GTP's `set_game`).
-#[derive(Debug, Default)]
-pub struct Input {
+#[derive(Debug)]
+pub struct Input<L = TextLine> {
     /// Lines in the order they came.
-    pub lines: VecDeque<Result<String, InputError>>,
+    pub lines: VecDeque<L>,
     /// End of input came after them.
     pub ended: bool,
+}
+
+impl<L> Default for Input<L> {
+    fn default() -> Self {
+        Input {
+            lines: VecDeque::new(),
+            ended: false,
+        }
+    }
 }
 
 /// When a line that arrives during a job runs.
@@ -87,12 +100,14 @@ pub enum Arrival {
 /// A protocol session over one game: grammar and formatting over the engine. The event
 /// loop ([`event_loop`]) keeps the queue and hands the session a line when it runs.
 pub trait Session {
+    /// What the session reads: a text line ([`TextLine`]) or a front end's typed request.
+    type Line;
     /// A line arrives while a job runs, `queued` lines waiting before it: whether it runs
     /// now or in its turn (a session may take note, as UGI's `quit` stops an infinite
     /// search at once and still waits its turn).
-    fn arrives(&mut self, line: &Result<String, InputError>, queued: usize) -> Arrival;
+    fn arrives(&mut self, line: &Self::Line, queued: usize) -> Arrival;
     /// Runs a line.
-    fn line(&mut self, line: Result<String, InputError>) -> Flow;
+    fn line(&mut self, line: Self::Line) -> Flow;
     /// The job thread has news.
     fn wake(&mut self) -> Flow;
     /// The job in flight must end: input has ended or the queue is full. Waits for it and
@@ -181,7 +196,7 @@ struct Channel<'a> {
 }
 
 /// The first line that is not blank (GTP ignores blank lines; so does the choice).
-fn first_line(events: &Receiver<Event>) -> Option<Result<String, InputError>> {
+fn first_line(events: &Receiver<Event>) -> Option<TextLine> {
     loop {
         match events.recv() {
             Ok(Event::Line(Ok(line))) if line.trim().is_empty() => continue,
@@ -265,7 +280,11 @@ impl GameVisitor for RunSession<'_> {
 /// Feeds `session` the lines of `input` not run yet, then events, until it exits or
 /// switches game; what it was not fed stays in `input`. While a job runs, lines wait in
 /// `input` in their turn unless the session acts on them at once ([`Session::arrives`]).
-pub fn event_loop(session: &mut dyn Session, input: &mut Input, events: &Receiver<Event>) -> Flow {
+pub fn event_loop<S: Session + ?Sized>(
+    session: &mut S,
+    input: &mut Input<S::Line>,
+    events: &Receiver<Event<S::Line>>,
+) -> Flow {
     loop {
         while !session.busy()
             && let Some(line) = input.lines.pop_front()
@@ -316,7 +335,7 @@ pub fn event_loop(session: &mut dyn Session, input: &mut Input, events: &Receive
 
 /// The next event; while a job runs, a wake-up now and then (the job thread's may be
 /// dropped when the channel is full).
-fn next_event(busy: bool, events: &Receiver<Event>) -> Event {
+fn next_event<L>(busy: bool, events: &Receiver<Event<L>>) -> Event<L> {
     if busy {
         match events.recv_timeout(Duration::from_millis(50)) {
             Ok(event) => event,

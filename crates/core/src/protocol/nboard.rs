@@ -8,8 +8,8 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::lexer::{self, InputError, ParseError, syntax};
-use super::{Arrival, Flow, Output, Session};
+use super::lexer::{self, ParseError, syntax};
+use super::{Arrival, Flow, Output, Session, TextLine};
 use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress};
 use crate::game::Color;
 use crate::options::{self, EngineOption, Settings};
@@ -384,6 +384,8 @@ impl<G: EngineGame> NBoard<G> {
                         }
                     }
                 }
+                // NBoard asks for no review of a game.
+                Progress::Reviewed(_) => {}
             }
         }
     }
@@ -465,13 +467,15 @@ impl<G: EngineGame> NBoard<G> {
 }
 
 impl<G: EngineGame> Session for NBoard<G> {
+    type Line = TextLine;
+
     /// Every line is read when it arrives: a request that comes while another runs waits
     /// for it with the limits of its time (`NBoard::start`), and `ping` stops it.
-    fn arrives(&mut self, _line: &Result<String, InputError>, _queued: usize) -> Arrival {
+    fn arrives(&mut self, _line: &TextLine, _queued: usize) -> Arrival {
         Arrival::Now
     }
 
-    fn line(&mut self, line: Result<String, InputError>) -> Flow {
+    fn line(&mut self, line: TextLine) -> Flow {
         let line = match line {
             Ok(line) => line,
             Err(error) => {

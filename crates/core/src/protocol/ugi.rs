@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::lexer::{self, InputError};
-use super::{Arrival, Flow, Output, Session};
+use super::{Arrival, Flow, Output, Session, TextLine};
 use crate::engine::{
     Choice, Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Record,
 };
@@ -693,10 +693,12 @@ impl<G: EngineGame> Ugi<G> {
 }
 
 impl<G: EngineGame> Session for Ugi<G> {
+    type Line = TextLine;
+
     /// During a search: `stop` at once; `isready`, `query` and `ugi` at once when nothing
     /// waits before them; `quit` in its turn, but an infinite search, which would never
     /// come to an end, stops now; everything else in its turn.
-    fn arrives(&mut self, line: &Result<String, InputError>, queued: usize) -> Arrival {
+    fn arrives(&mut self, line: &TextLine, queued: usize) -> Arrival {
         let command = line.as_ref().ok().and_then(|l| parse(l).ok());
         match command {
             Some(Command::Stop) => Arrival::Now,
@@ -714,7 +716,7 @@ impl<G: EngineGame> Session for Ugi<G> {
         }
     }
 
-    fn line(&mut self, line: Result<String, InputError>) -> Flow {
+    fn line(&mut self, line: TextLine) -> Flow {
         self.handle(line)
     }
 

@@ -42,6 +42,13 @@ pub trait Plan<G: Searchable>: Sized {
         None
     }
 
+    /// The depth near `depth` of a search of this position to compare with searches of
+    /// the game's other positions (an analysis of a game): `depth` where the evaluation
+    /// has no bias between positions, else the depth that ends every search alike.
+    fn comparable_depth(&self, depth: u32) -> u32 {
+        depth
+    }
+
     /// The deepest midgame iteration worth searching within `max_depth` (helper threads
     /// go no deeper): short of the solve, which is not a midgame iteration.
     fn deepest_midgame(&self, max_depth: u32) -> u32 {

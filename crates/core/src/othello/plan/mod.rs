@@ -52,6 +52,18 @@ impl Plan<Position> for OthelloPlan {
         }
     }
 
+    /// `depth`, or one ply less where that would end the search at an odd number of
+    /// empties: every search of a game then ends with the same side to move (but for
+    /// passes), since the evaluation swings by about 3 discs between the two and would
+    /// otherwise tilt one player's scores against the other's.
+    fn comparable_depth(&self, depth: u32) -> u32 {
+        if (self.empties + depth).is_multiple_of(2) || depth == 1 {
+            depth
+        } else {
+            depth - 1
+        }
+    }
+
     fn solve_depth(&self) -> Option<u32> {
         Some(self.solve_depth)
     }

@@ -186,12 +186,18 @@ const SATURATED: Score = crate::eval::pattern::LIMIT;
 /// level 0 at 38 empties.
 const SOLVER_ROOTS: u32 = 30;
 
+/// A score this near a wipe-out is the solver's fastest case, whatever the empties.
+const NEAR_WIPE_OUT: Score = 60 * DISC;
+
 /// Whether a solve at `empties` after a step that scored `score` is searched in the
-/// midgame: beyond [`SOLVER_ROOTS`], unless the score is a wipe-out's (saturated), where
-/// the solver's stability and mobility cuts end the solve at once (FFO #59, 34 empties,
-/// +64: 24 M nodes from the solver's levels, 360 M from the midgame ones).
+/// midgame: beyond [`SOLVER_ROOTS`], unless the score is near a wipe-out, where the
+/// solver's stability and mobility cuts end the solve at once (FFO #59, 34 empties,
+/// +64: 24 M nodes from the solver's levels, 360 M from the midgame ones; #79, 36
+/// empties, +64: solved in 149 M nodes, where the midgame levels had not passed 82%
+/// after 165 M). The bound is below the midgame's saturated score, so that a solve that
+/// starts on the solver's levels (a level scoring +62 on the way to +64) stays there.
 fn solves_in_midgame(empties: u32, score: Score) -> bool {
-    empties > SOLVER_ROOTS && score.abs() < SATURATED
+    empties > SOLVER_ROOTS && score.abs() < NEAR_WIPE_OUT
 }
 
 /// The selective levels (of [`SELECTIVE_T`]) a solve at `empties` steps through before
@@ -603,6 +609,16 @@ mod tests {
                 "{score}"
             );
             assert_eq!(after(Step::Selective(4)), Some(Step::Exact), "{score}");
+        }
+        // A level of the solver's that finds a little less than a wipe-out (FFO #79's
+        // +62 on the way to +64) keeps to the solver's levels.
+        for score in [NEAR_WIPE_OUT, 62 * DISC, -62 * DISC] {
+            let after = |step| step_after(step, 36, &full, Duration::ZERO, score);
+            assert_eq!(
+                after(Step::Selective(2)),
+                Some(Step::Selective(4)),
+                "{score}"
+            );
         }
         assert_eq!(
             step_after(Step::Midgame(5), 34, &full, Duration::ZERO, SATURATED - 1),

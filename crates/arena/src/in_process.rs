@@ -128,7 +128,7 @@ impl<G: EngineGame> Driver<G> for InProcessDriver<G> {
             .ok_or_else(|| Fault::new(FaultKind::Refused, "no move in a game not over"))?;
         // The score as the protocols write it, in the game's units (Othello's discs).
         let eval = G::score_to_text(choice.score).parse::<f64>().ok();
-        let searched = choice.nodes > 0 && !choice.from_book;
+        let searched = choice.nodes > 0 && !choice.is_book();
         Ok(EngineMove {
             mv,
             eval: eval.filter(|value| value.is_finite()),

@@ -9,8 +9,10 @@
 
 mod capabilities;
 mod jobs;
+mod result;
 
 pub use capabilities::{GgfFormat, OpeningFormat};
+pub use result::{Outcome, Progress, SearchResult};
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +26,7 @@ use rand::{RngExt, SeedableRng};
 use crate::book::BookChoice;
 use crate::game::{Color, Evaluator, Score};
 use crate::options::{Applies, DEFAULT_DEPTH, EngineOption, Player, Refused, Settings};
-use crate::search::{Clock, Confidence, Limits, SearchReport, Searchable, Searcher, Variety, time};
+use crate::search::{Clock, Confidence, Limits, Searchable, Searcher, Variety, time};
 
 use jobs::{JobContext, JobInput};
 
@@ -347,127 +349,6 @@ pub enum Job {
 
 /// The book as the engine and its job thread share it.
 type SharedBook<G> = Arc<Mutex<Box<dyn EngineBook<G>>>>;
-
-/// A move chosen by [`Job::Go`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Choice<M> {
-    /// `None` only when the game is over.
-    pub mv: Option<M>,
-    pub score: Score,
-    pub depth: u32,
-    pub confidence: Confidence,
-    pub pv: Vec<M>,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub from_book: bool,
-}
-
-impl<M: Clone> Choice<M> {
-    /// A move made without a search or the book (a forced pass, the random player's).
-    fn unsearched(mv: Option<M>) -> Choice<M> {
-        Choice {
-            pv: mv.clone().into_iter().collect(),
-            mv,
-            score: 0,
-            depth: 0,
-            confidence: Confidence::Heuristic,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            from_book: false,
-        }
-    }
-}
-
-impl<M> From<SearchReport<M>> for Choice<M> {
-    fn from(report: SearchReport<M>) -> Choice<M> {
-        Choice {
-            mv: report.best_move,
-            score: report.score,
-            depth: report.depth,
-            confidence: report.confidence,
-            pv: report.pv,
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-            from_book: false,
-        }
-    }
-}
-
-/// One scored move of a hint.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HintLine<M> {
-    pub pv: Vec<M>,
-    pub score: Score,
-    pub depth: u32,
-    pub confidence: Confidence,
-    /// `Some(games)` for a book move.
-    pub book_games: Option<u32>,
-}
-
-impl<M: Clone> From<&SearchReport<M>> for HintLine<M> {
-    fn from(report: &SearchReport<M>) -> HintLine<M> {
-        HintLine {
-            pv: report.pv.clone(),
-            score: report.score,
-            depth: report.depth,
-            confidence: report.confidence,
-            book_games: None,
-        }
-    }
-}
-
-/// Something a job reports while it runs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Progress<M> {
-    /// A search iteration finished: what it found and what it cost so far.
-    Iteration {
-        depth: u32,
-        score: Score,
-        confidence: Confidence,
-        pv: Vec<M>,
-        nodes: u64,
-        elapsed: Duration,
-    },
-    /// Position after `moves_made` moves scored `score` for its mover.
-    Analysis { moves_made: usize, score: Score },
-    /// A hint line as far as it is searched: a later one for the same first move
-    /// replaces it.
-    Hint(HintLine<M>),
-    /// A search is alive: its nodes so far and the time since it began (every
-    /// `search::PROGRESS_NODES` nodes, also inside an iteration).
-    Nodes { nodes: u64, elapsed: Duration },
-}
-
-impl<M: Clone> Progress<M> {
-    /// The progress report of a finished iteration.
-    fn iteration(report: &SearchReport<M>) -> Progress<M> {
-        Progress::Iteration {
-            depth: report.depth,
-            score: report.score,
-            confidence: report.confidence,
-            pv: report.pv.clone(),
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-        }
-    }
-}
-
-/// What a finished job gives back.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome<M> {
-    Move(Choice<M>),
-    Hints(Vec<HintLine<M>>),
-    Analyzed,
-    Learned(Result<String, String>),
-    /// `None` when stopped before the count was complete.
-    Perft {
-        leaves: Option<u64>,
-        elapsed: Duration,
-    },
-    /// The job gave no result: its thread could not be started, or it panicked. The
-    /// text says which; the engine has a searcher again, with the same settings.
-    Failed(String),
-}
 
 /// The job in flight.
 struct Running<G: EngineGame> {

@@ -774,7 +774,7 @@ impl<G: EngineGame> Gtp<G> {
                     choice.depth,
                     choice.nodes,
                     choice.elapsed,
-                    if choice.from_book { " (book)" } else { "" }
+                    if choice.is_book() { " (book)" } else { "" }
                 );
                 self.reply(&id, Ok(text));
             }

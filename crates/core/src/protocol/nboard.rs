@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Arrival, Flow, Output, Session};
-use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress};
+use crate::engine::{Engine, EngineGame, Job, Outcome, Progress, SearchResult};
 use crate::game::Color;
 use crate::options::{self, EngineOption, Settings};
 use crate::search::Confidence;
@@ -338,7 +338,7 @@ impl<G: EngineGame> NBoard<G> {
         }
     }
 
-    fn hint_line(pos: &G, line: &HintLine<G::Move>) -> String {
+    fn hint_line(pos: &G, line: &SearchResult<G::Move>) -> String {
         let pv = Self::pv_text(pos, &line.pv);
         let eval = G::score_to_text(line.score);
         let depth = Self::depth_text(line.depth, line.confidence);
@@ -351,7 +351,8 @@ impl<G: EngineGame> NBoard<G> {
     fn progress(&mut self) {
         for item in self.engine.take_progress() {
             match item {
-                Progress::Iteration { nodes, elapsed, .. } | Progress::Nodes { nodes, elapsed } => {
+                Progress::Iteration(SearchResult { nodes, elapsed, .. })
+                | Progress::Nodes { nodes, elapsed } => {
                     // The GUI's status bar shows these: the search is alive.
                     if matches!(
                         self.request,
@@ -399,7 +400,7 @@ impl<G: EngineGame> NBoard<G> {
                     None => "PA".to_string(),
                     Some(mv) => {
                         let mv = Self::move_text(&pos, mv);
-                        if choice.depth > 0 || choice.from_book {
+                        if choice.depth > 0 || choice.is_book() {
                             format!(
                                 "{mv}/{}/{:.3}",
                                 G::score_to_text(choice.score),

@@ -16,7 +16,7 @@ use std::time::Duration;
 use super::lexer::{self, InputError};
 use super::{Arrival, Flow, Output, Session};
 use crate::engine::{
-    Choice, Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Record,
+    Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Record, SearchResult,
 };
 use crate::game::{Color, Score};
 use crate::options::{self, DEFAULT_DEPTH, ENGINE_OPTIONS, Kind, Range, Refused, Settings};
@@ -568,19 +568,15 @@ impl<G: EngineGame> Ugi<G> {
         words.join(" ")
     }
 
-    fn info(
-        pos: &G,
-        depth: u32,
-        score: Score,
-        nodes: u64,
-        time: Duration,
-        pv: &[G::Move],
-    ) -> String {
+    fn info(pos: &G, found: &SearchResult<G::Move>) -> String {
         let mut text = format!(
-            "info depth {depth} score cp {score} nodes {nodes} time {}",
-            time.as_millis()
+            "info depth {} score cp {} nodes {} time {}",
+            found.depth,
+            found.score,
+            found.nodes,
+            found.elapsed.as_millis()
         );
-        let pv = Self::pv_text(pos, pv);
+        let pv = Self::pv_text(pos, &found.pv);
         if !pv.is_empty() {
             text.push_str(" pv ");
             text.push_str(&pv);
@@ -595,18 +591,9 @@ impl<G: EngineGame> Ugi<G> {
         };
         let pos = self.engine.position();
         for item in items {
-            if let Progress::Iteration {
-                depth,
-                score,
-                pv,
-                nodes,
-                elapsed,
-                ..
-            } = item
-            {
+            if let Progress::Iteration(iteration) = item {
                 search.reported = true;
-                self.out
-                    .line(&Self::info(&pos, depth, score, nodes, elapsed, &pv));
+                self.out.line(&Self::info(&pos, &iteration));
             }
         }
     }
@@ -646,20 +633,12 @@ impl<G: EngineGame> Ugi<G> {
     }
 
     /// One `info` line for a move chosen without iterations (book, forced pass).
-    fn final_info(&mut self, pos: &G, choice: &Choice<G::Move>) {
-        if choice.from_book {
+    fn final_info(&mut self, pos: &G, choice: &SearchResult<G::Move>) {
+        if choice.is_book() {
             self.out.line("info string book move");
         }
-        if choice.depth > 0 || choice.from_book {
-            let line = Self::info(
-                pos,
-                choice.depth,
-                choice.score,
-                choice.nodes,
-                choice.elapsed,
-                &choice.pv,
-            );
-            self.out.line(&line);
+        if choice.depth > 0 || choice.is_book() {
+            self.out.line(&Self::info(pos, choice));
         }
     }
 }

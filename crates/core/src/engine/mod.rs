@@ -9,9 +9,11 @@
 
 mod capabilities;
 mod jobs;
+mod limits;
 mod result;
 
 pub use capabilities::{GgfFormat, OpeningFormat};
+pub use limits::{Purpose, Told};
 pub use result::{Outcome, Progress, SearchResult};
 
 use std::fmt;
@@ -25,8 +27,9 @@ use rand::{RngExt, SeedableRng};
 
 use crate::book::BookChoice;
 use crate::game::{Color, Evaluator, Score};
-use crate::options::{Applies, DEFAULT_DEPTH, EngineOption, Player, Refused, Settings};
-use crate::search::{Clock, Confidence, Limits, Searchable, Searcher, Variety, time};
+use crate::options::{Applies, EngineOption, Player, Refused, Settings};
+use crate::search::time::TimeControl;
+use crate::search::{Confidence, Limits, Searchable, Searcher, Variety};
 
 use jobs::{JobContext, JobInput};
 
@@ -407,6 +410,8 @@ pub struct Engine<G: EngineGame> {
     next_id: u64,
     /// Called from the job thread when it has news (progress or done).
     wake: Arc<dyn Fn() + Send + Sync>,
+    /// The time control a controller set (GTP's), if any.
+    time_control: TimeControl,
 }
 
 impl<G: EngineGame> Engine<G> {
@@ -444,6 +449,7 @@ impl<G: EngineGame> Engine<G> {
             finished_progress: Vec::new(),
             next_id: 0,
             wake,
+            time_control: TimeControl::default(),
         })
     }
 
@@ -474,6 +480,21 @@ impl<G: EngineGame> Engine<G> {
         if new_game && let Some(searcher) = &mut self.searcher {
             searcher.clear();
         }
+    }
+
+    /// The time control a controller sets (GTP's `time_settings`), for the games from
+    /// now on.
+    pub fn set_time_control(&mut self, control: TimeControl) {
+        self.time_control = control;
+    }
+
+    pub fn time_control(&self) -> &TimeControl {
+        &self.time_control
+    }
+
+    /// `color` has `left` on its clock for the next `stones` moves (0: the main time).
+    pub fn time_left(&mut self, color: Color, left: Duration, stones: u32) {
+        self.time_control.time_left(color, left, stones);
     }
 
     /// A new game from `start`.
@@ -585,82 +606,11 @@ impl<G: EngineGame> Engine<G> {
         }
     }
 
-    /// The limits of a move search: the settings, the game clock if any, and the default
-    /// depth when nothing else bounds the search.
-    pub fn move_limits(&self) -> Limits {
-        let clock = self.record.remaining_for_mover().map(|remaining| Clock {
-            remaining,
-            increment: self.record.increment,
-            moves_to_go: None,
-        });
-        self.limits_with(None, clock)
-    }
-
-    /// The settings' limits with the time a controller told (a time for this move, the
-    /// shorter of it and the settings' winning, or a clock), less the controller's
-    /// latency: one policy for every protocol ([`time::told_move_time`]).
-    pub fn limits_with(&self, movetime: Option<Duration>, clock: Option<Clock>) -> Limits {
-        let movetime = match (self.settings.movetime, movetime.map(time::told_move_time)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let clock = clock.map(|clock| Clock {
-            remaining: time::told_clock(clock.remaining),
-            ..clock
-        });
-        let mut limits = Limits {
-            depth: self.settings.depth(),
-            nodes: self.settings.nodes,
-            movetime,
-            clock,
-            endgame: self.settings.endgame(),
-        };
-        if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_DEPTH);
-        }
-        limits
-    }
-
-    /// The limits of `solve`: to the end of the game, bounded only by a node limit.
-    pub fn solve_limits(&self) -> Limits {
-        Limits {
-            nodes: self.settings.nodes,
-            ..Limits::default()
-        }
-    }
-
-    /// The limits of GTP's `solve`: to the end of the game unless the settings' depth,
-    /// level, node count or move time stop it sooner (no default depth).
-    pub fn limited_solve_limits(&self) -> Limits {
-        Limits {
-            depth: self.settings.depth(),
-            nodes: self.settings.nodes,
-            movetime: self.settings.movetime,
-            clock: None,
-            endgame: self.settings.endgame(),
-        }
-    }
-
     /// Whether a search within `limits` from the current position ends by itself in
     /// reasonable time: it has a limit, or the game says an unlimited one ends
     /// ([`EngineGame::unlimited_search_ends`]).
     pub fn search_ends(&self, limits: &Limits) -> bool {
         *limits != Limits::default() || self.position().unlimited_search_ends()
-    }
-
-    /// The limits of an analysis (hint, analyze, solve): depth and nodes only, no clock.
-    pub fn analysis_limits(&self) -> Limits {
-        let mut limits = Limits {
-            depth: self.settings.depth(),
-            nodes: self.settings.nodes,
-            movetime: self.settings.movetime,
-            clock: None,
-            endgame: self.settings.endgame(),
-        };
-        if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_DEPTH);
-        }
-        limits
     }
 
     /// Starts `job` on the current game, stopping any job in flight. A job that cannot
@@ -876,7 +826,9 @@ impl<G: EngineGame> Drop for Engine<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::DEFAULT_DEPTH;
     use crate::othello::Position;
+    use crate::search::time;
 
     #[test]
     fn the_clock_is_the_main_time_minus_the_movers_recorded_seconds() {
@@ -925,7 +877,7 @@ mod tests {
             .unwrap();
         engine.job_stack = Some(NO_STACK);
         engine.start(Job::Go {
-            limits: engine.move_limits(),
+            limits: engine.limits(Purpose::Move, &Told::default()),
         });
         assert!(engine.is_busy(), "the failure waits to be answered");
         match engine.poll() {
@@ -942,7 +894,7 @@ mod tests {
         // The next job starts, with those settings.
         engine.job_stack = None;
         engine.start(Job::Go {
-            limits: engine.move_limits(),
+            limits: engine.limits(Purpose::Move, &Told::default()),
         });
         match engine.wait() {
             Some(Outcome::Move(choice)) => assert!(choice.mv.is_some()),
@@ -997,16 +949,54 @@ mod tests {
             wake,
         )
         .unwrap();
-        assert_eq!(engine.move_limits().depth, Some(DEFAULT_DEPTH));
+        let move_limits =
+            |engine: &Engine<Position>, told: &Told| engine.limits(Purpose::Move, told);
+        assert_eq!(
+            move_limits(&engine, &Told::default()).depth,
+            Some(DEFAULT_DEPTH)
+        );
+        assert_eq!(
+            engine.limits(Purpose::BoundedSolve, &Told::default()),
+            Limits::default(),
+            "a bounded solve has no default depth"
+        );
         let nodes = crate::options::by_flag("--nodes").unwrap();
         engine.set_option(nodes, "1000").unwrap();
-        assert_eq!(engine.move_limits().depth, None);
+        assert_eq!(move_limits(&engine, &Told::default()).depth, None);
+        let one_second = Told {
+            movetime: Some(Duration::from_secs(1)),
+            ..Told::default()
+        };
         assert_eq!(
-            engine
-                .limits_with(Some(Duration::from_secs(1)), None)
-                .movetime,
+            move_limits(&engine, &one_second).movetime,
             Some(Duration::from_secs(1) - time::MOVE_OVERHEAD),
             "a told time loses the controller's latency"
+        );
+        assert_eq!(
+            engine.limits(Purpose::Analysis, &one_second).movetime,
+            None,
+            "an analysis takes no clock"
+        );
+        engine.set_time_control(TimeControl::new(Duration::from_secs(60), Duration::ZERO, 0));
+        assert_eq!(
+            move_limits(&engine, &Told::default())
+                .clock
+                .map(|clock| clock.remaining),
+            Some(Duration::from_secs(60) - time::MOVE_OVERHEAD),
+            "the time control's clock"
+        );
+        let infinite = Told {
+            depth: Some(3),
+            infinite: true,
+            ..Told::default()
+        };
+        assert_eq!(
+            move_limits(&engine, &infinite),
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            "an infinite search has only its own limits"
         );
     }
 

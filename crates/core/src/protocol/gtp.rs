@@ -12,11 +12,12 @@ use std::time::Duration;
 use super::gogui::{self, GoguiCommand};
 use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Arrival, Flow, Output, Session};
-use crate::engine::{Engine, EngineGame, Job, Outcome};
+use crate::engine::{Engine, EngineGame, Job, Outcome, Purpose, Told};
 use crate::game::Color;
 use crate::games::{self, GameEntry};
 use crate::options::{self, EngineOption, Settings};
-use crate::search::{Clock, Confidence, time};
+use crate::search::Confidence;
+use crate::search::time::TimeControl;
 
 /// Every command but the engine options' (which follow them, from
 /// [`options::ENGINE_OPTIONS`]), standard ones first, as `list_commands` prints them.
@@ -246,58 +247,6 @@ pub fn score_text(black_result: i32) -> String {
     }
 }
 
-/// The clock as GTP set it.
-#[derive(Clone, Copy, Debug, Default)]
-struct TimeState {
-    main: Duration,
-    byo_yomi: Duration,
-    stones: u32,
-    settings_given: bool,
-    /// `time_left` per colour (Black, White): seconds and stones.
-    left: [Option<(Duration, u32)>; 2],
-}
-
-impl TimeState {
-    /// A per-move budget or a clock for `color` (the time module does the arithmetic).
-    fn budget(&self, color: Color) -> (Option<Duration>, Option<Clock>) {
-        let per_move = |total: Duration, stones: u32| Some(time::period_move_time(total, stones));
-        let clock = |remaining: Duration| {
-            Some(Clock {
-                remaining,
-                increment: Duration::ZERO,
-                moves_to_go: None,
-            })
-        };
-        let index = match color {
-            Color::Black => 0,
-            Color::White => 1,
-        };
-        if let Some((left, stones)) = self.left[index] {
-            return if stones > 0 {
-                (per_move(left, stones), None)
-            } else if !left.is_zero() {
-                (None, clock(left))
-            } else if !self.byo_yomi.is_zero() {
-                (per_move(self.byo_yomi, self.stones), None)
-            } else {
-                (Some(time::LAST_MOVE_TIME), None)
-            };
-        }
-        if !self.settings_given {
-            return (None, None);
-        }
-        if !self.main.is_zero() {
-            (None, clock(self.main))
-        } else if !self.byo_yomi.is_zero() {
-            // `0 N 0`: N seconds per move (the spec reads it as no limit; a time per move
-            // keeps both readings safe).
-            (per_move(self.byo_yomi, self.stones), None)
-        } else {
-            (None, None)
-        }
-    }
-}
-
 /// What a running job will answer.
 #[derive(Clone, Debug)]
 enum Waiting {
@@ -325,7 +274,7 @@ enum Waiting {
 #[derive(Clone, Debug)]
 pub struct Carry {
     settings: Settings,
-    time: TimeState,
+    time: TimeControl,
     /// What each game played so far had, by [`GameEntry::id`].
     games: Vec<(&'static str, GameSettings)>,
     gogui: bool,
@@ -343,7 +292,7 @@ impl Carry {
     pub fn new(settings: Settings) -> Carry {
         Carry {
             settings,
-            time: TimeState::default(),
+            time: TimeControl::default(),
             games: Vec::new(),
             gogui: false,
         }
@@ -357,7 +306,6 @@ pub struct Gtp<G: EngineGame> {
     engine: Engine<G>,
     out: Output,
     waiting: Option<Waiting>,
-    time: TimeState,
     /// The rule settings of `set_rules` so far, applied to every new game.
     rules: String,
     /// The settings of the other games played, for a switch back.
@@ -392,12 +340,13 @@ impl<G: EngineGame> Gtp<G> {
             log::info!("{}: no evaluator {name:?}, using its default", game.name);
             settings.eval = None;
         }
+        let mut engine = Engine::new(settings, wake)?;
+        engine.set_time_control(time);
         Ok(Gtp {
             game,
-            engine: Engine::new(settings, wake)?,
+            engine,
             out,
             waiting: None,
-            time,
             rules: mine.map(|mine| mine.rules).unwrap_or_default(),
             other_games,
             gogui,
@@ -417,7 +366,7 @@ impl<G: EngineGame> Gtp<G> {
         ));
         Carry {
             settings,
-            time: self.time,
+            time: *self.engine.time_control(),
             games,
             gogui: self.gogui,
         }
@@ -570,7 +519,7 @@ impl<G: EngineGame> Gtp<G> {
                 return Flow::Continue;
             }
             Command::Solve => {
-                let limits = self.engine.limited_solve_limits();
+                let limits = self.engine.limits(Purpose::BoundedSolve, &Told::default());
                 let endless = !self.engine.search_ends(&limits);
                 self.waiting = Some(Waiting::Solve { id, endless });
                 self.engine.start(Job::Solve { limits });
@@ -590,23 +539,14 @@ impl<G: EngineGame> Gtp<G> {
                 main,
                 byo_yomi,
                 stones,
-            } => {
-                self.time = TimeState {
-                    main,
-                    byo_yomi,
-                    stones,
-                    settings_given: true,
-                    left: [None, None],
-                };
-            }
+            } => self
+                .engine
+                .set_time_control(TimeControl::new(main, byo_yomi, stones)),
             Command::TimeLeft {
                 color,
                 left,
                 stones,
-            } => {
-                let index = usize::from(color == Color::White);
-                self.time.left[index] = Some((left, stones));
-            }
+            } => self.engine.time_left(color, left, stones),
             Command::Set(option, value) => self
                 .engine
                 .set_option(option, &value)
@@ -739,8 +679,7 @@ impl<G: EngineGame> Gtp<G> {
             self.reply(&id, Ok(text));
             return Flow::Continue;
         }
-        let (movetime, clock) = self.time.budget(color);
-        let limits = self.engine.limits_with(movetime, clock);
+        let limits = self.engine.limits(Purpose::Move, &Told::default());
         self.waiting = Some(Waiting::Move { id, play, passes });
         self.engine.start(Job::Go { limits });
         Flow::Continue

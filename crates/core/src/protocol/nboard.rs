@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Arrival, Flow, Output, Session};
-use crate::engine::{Engine, EngineGame, Job, Outcome, Progress, SearchResult};
+use crate::engine::{Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told};
 use crate::game::Color;
 use crate::options::{self, EngineOption, Settings};
 use crate::search::Confidence;
@@ -259,20 +259,20 @@ impl<G: EngineGame> NBoard<G> {
                 }
             }
             Command::Go => {
-                let limits = self.engine.move_limits();
+                let limits = self.engine.limits(Purpose::Move, &Told::default());
                 self.start(Request::Go, Job::Go { limits });
             }
             Command::Hint(count) => {
-                let limits = self.engine.analysis_limits();
+                let limits = self.engine.limits(Purpose::Analysis, &Told::default());
                 self.start(Request::Hint, Job::Hint { count, limits });
             }
             Command::Analyze => {
-                let limits = self.engine.analysis_limits();
+                let limits = self.engine.limits(Purpose::Analysis, &Told::default());
                 self.start(Request::Analyze, Job::Analyze { limits });
             }
             Command::Learn => self.start(Request::Learn, Job::Learn),
             Command::Solve => {
-                let limits = self.engine.solve_limits();
+                let limits = self.engine.limits(Purpose::Solve, &Told::default());
                 self.start(Request::Solve, Job::Solve { limits });
             }
             Command::Perft(depth) => self.start(Request::Perft(depth), Job::Perft { depth }),

@@ -16,11 +16,12 @@ use std::time::Duration;
 use super::lexer::{self, InputError};
 use super::{Arrival, Flow, Output, Session};
 use crate::engine::{
-    Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Record, SearchResult,
+    Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Purpose, Record, SearchResult,
+    Told,
 };
 use crate::game::{Color, Score};
-use crate::options::{self, DEFAULT_DEPTH, ENGINE_OPTIONS, Kind, Range, Refused, Settings};
-use crate::search::{Clock, Limits};
+use crate::options::{self, ENGINE_OPTIONS, Kind, Range, Refused, Settings};
+use crate::search::Clock;
 
 /// The null move UCI drivers write; read as a pass.
 const NULL_MOVE: &str = "0000";
@@ -404,43 +405,25 @@ impl<G: EngineGame> Ugi<G> {
         Ok(record)
     }
 
-    /// The limits of `go`: its own depth and nodes, else the settings'; the mover's clock
-    /// or a time per move; none at all for an infinite search.
-    fn limits(&self, go: &Go) -> Limits {
-        let settings = self.engine.settings();
-        let depth = go.depth.or(settings.depth());
-        let nodes = go.nodes.or(settings.nodes);
-        if go.infinite {
-            return Limits {
-                depth: go.depth,
-                nodes: go.nodes,
-                ..Limits::default()
-            };
-        }
+    /// What `go` tells of its limits: its own depth and nodes, the mover's clock or a
+    /// time per move, or that it runs until stopped.
+    fn told(&self, go: &Go) -> Told {
         let (time, inc) = if self.engine.position().side_to_move() == Self::p1() {
             (go.p1time, go.p1inc)
         } else {
             (go.p2time, go.p2inc)
         };
-        let clock = time.map(|ms| Clock {
-            remaining: Duration::from_millis(ms),
-            increment: Duration::from_millis(inc.unwrap_or(0)),
-            moves_to_go: go.movestogo,
-        });
-        let base = self
-            .engine
-            .limits_with(go.movetime.map(Duration::from_millis), clock);
-        let mut limits = Limits {
-            depth,
-            nodes,
-            // A level's endgame holds only while the depth is the level's own.
-            endgame: base.endgame.filter(|_| go.depth.is_none()),
-            ..base
-        };
-        if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_DEPTH);
+        Told {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(Duration::from_millis),
+            clock: time.map(|ms| Clock {
+                remaining: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc.unwrap_or(0)),
+                moves_to_go: go.movestogo,
+            }),
+            infinite: go.infinite,
         }
-        limits
     }
 
     fn execute(&mut self, command: Command) -> Flow {
@@ -520,7 +503,7 @@ impl<G: EngineGame> Ugi<G> {
             self.out.line(&format!("bestmove {NULL_MOVE}"));
             return;
         }
-        let limits = self.limits(go);
+        let limits = self.engine.limits(Purpose::Move, &self.told(go));
         log::debug!("go: {limits:?}");
         self.search = Some(Search {
             infinite: go.infinite,

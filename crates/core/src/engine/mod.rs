@@ -8,11 +8,13 @@
 //! first implementation (`othello.rs`).
 
 mod capabilities;
+mod carry;
 mod jobs;
 mod limits;
 mod result;
 
 pub use capabilities::{GgfFormat, OpeningFormat};
+pub use carry::Carry;
 pub use limits::{Purpose, Told};
 pub use result::{Outcome, Progress, SearchResult};
 
@@ -31,6 +33,7 @@ use crate::options::{Applies, EngineOption, Player, Refused, Settings};
 use crate::search::time::TimeControl;
 use crate::search::{Confidence, Limits, Searchable, Searcher, Variety};
 
+use carry::GameSettings;
 use jobs::{JobContext, JobInput};
 
 /// A score as a count of `unit`s with two decimals (`-1.50`): how a game whose scores
@@ -412,6 +415,10 @@ pub struct Engine<G: EngineGame> {
     wake: Arc<dyn Fn() + Send + Sync>,
     /// The time control a controller set (GTP's), if any.
     time_control: TimeControl,
+    /// This game's own settings (its rules).
+    game_settings: GameSettings,
+    /// The settings of the other games of the session, for a switch back.
+    other_games: Vec<(&'static str, GameSettings)>,
 }
 
 impl<G: EngineGame> Engine<G> {
@@ -450,6 +457,8 @@ impl<G: EngineGame> Engine<G> {
             next_id: 0,
             wake,
             time_control: TimeControl::default(),
+            game_settings: GameSettings::default(),
+            other_games: Vec::new(),
         })
     }
 
@@ -488,17 +497,19 @@ impl<G: EngineGame> Engine<G> {
         self.time_control = control;
     }
 
-    pub fn time_control(&self) -> &TimeControl {
-        &self.time_control
-    }
-
     /// `color` has `left` on its clock for the next `stones` moves (0: the main time).
     pub fn time_left(&mut self, color: Color, left: Duration, stones: u32) {
         self.time_control.time_left(color, left, stones);
     }
 
-    /// A new game from `start`.
+    /// A new game from `start`, under the game's rules ([`Engine::set_rules`]).
     pub fn new_game(&mut self, start: G) {
+        let start = self.with_rules(start);
+        self.start_game(start);
+    }
+
+    /// A new game from `start` as it is.
+    fn start_game(&mut self, start: G) {
         let clock = (self.record.clock, self.record.increment);
         let mut record = Record::new(start);
         (record.clock, record.increment) = clock;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::gogui::{self, GoguiCommand};
 use super::lexer::{self, InputError, ParseError, syntax};
 use super::{Arrival, Flow, Output, Session};
-use crate::engine::{Engine, EngineGame, Job, Outcome, Purpose, Told};
+use crate::engine::{self, Engine, EngineGame, Job, Outcome, Purpose, Told};
 use crate::game::Color;
 use crate::games::{self, GameEntry};
 use crate::options::{self, EngineOption, Settings};
@@ -267,33 +267,18 @@ enum Waiting {
     },
 }
 
-/// What a session keeps across `set_game`: the settings GTP commands gave (depth, limits,
-/// hash, threads, seed), the clock of `time_settings`/`time_left`, the GoGui mode, and per
-/// game its `set_rules` and evaluator (a game not played yet takes the last evaluator
-/// named where it has one of that name, else its default).
-#[derive(Clone, Debug)]
+/// What a session keeps across `set_game`: the engine's settings ([`engine::Carry`]) and
+/// the GoGui mode.
 pub struct Carry {
-    settings: Settings,
-    time: TimeControl,
-    /// What each game played so far had, by [`GameEntry::id`].
-    games: Vec<(&'static str, GameSettings)>,
+    engine: engine::Carry,
     gogui: bool,
-}
-
-/// The settings that belong to one game.
-#[derive(Clone, Debug, Default)]
-struct GameSettings {
-    rules: String,
-    eval: Option<String>,
 }
 
 impl Carry {
     /// A session's start: the command line's settings.
     pub fn new(settings: Settings) -> Carry {
         Carry {
-            settings,
-            time: TimeControl::default(),
-            games: Vec::new(),
+            engine: engine::Carry::new(settings),
             gogui: false,
         }
     }
@@ -306,10 +291,6 @@ pub struct Gtp<G: EngineGame> {
     engine: Engine<G>,
     out: Output,
     waiting: Option<Waiting>,
-    /// The rule settings of `set_rules` so far, applied to every new game.
-    rules: String,
-    /// The settings of the other games played, for a switch back.
-    other_games: Vec<(&'static str, GameSettings)>,
     /// A GoGui command was used: moves are GoGui's points from then on.
     gogui: bool,
 }
@@ -323,51 +304,19 @@ impl<G: EngineGame> Gtp<G> {
         wake: Arc<dyn Fn() + Send + Sync>,
         out: Output,
     ) -> Result<Gtp<G>, String> {
-        let Carry {
-            mut settings,
-            time,
-            games,
-            gogui,
-        } = carry;
-        let (mine, other_games): (Vec<_>, Vec<_>) =
-            games.into_iter().partition(|(id, _)| *id == game.id);
-        let mine = mine.into_iter().next().map(|(_, mine)| mine);
-        if let Some(GameSettings { eval, .. }) = &mine {
-            settings.eval = eval.clone();
-        } else if let Some(name) = &settings.eval
-            && G::evaluator(name).is_err()
-        {
-            log::info!("{}: no evaluator {name:?}, using its default", game.name);
-            settings.eval = None;
-        }
-        let mut engine = Engine::new(settings, wake)?;
-        engine.set_time_control(time);
         Ok(Gtp {
             game,
-            engine,
+            engine: Engine::resume(game, carry.engine, wake)?,
             out,
             waiting: None,
-            rules: mine.map(|mine| mine.rules).unwrap_or_default(),
-            other_games,
-            gogui,
+            gogui: carry.gogui,
         })
     }
 
     /// What the next game's session keeps of this one.
     pub fn carry(&self) -> Carry {
-        let settings = self.engine.settings().clone();
-        let mut games = self.other_games.clone();
-        games.push((
-            self.game.id,
-            GameSettings {
-                rules: self.rules.clone(),
-                eval: settings.eval.clone(),
-            },
-        ));
         Carry {
-            settings,
-            time: *self.engine.time_control(),
-            games,
+            engine: self.engine.carry(self.game),
             gogui: self.gogui,
         }
     }
@@ -451,8 +400,7 @@ impl<G: EngineGame> Gtp<G> {
                 }
             }
             Command::ClearBoard => {
-                let start = self.with_rules(G::start());
-                self.engine.new_game(start);
+                self.engine.new_game(G::start());
                 ok("")
             }
             Command::Komi => ok(""),
@@ -483,8 +431,7 @@ impl<G: EngineGame> Gtp<G> {
                 .join("\n")),
             Command::SetGame(name) => match games::find(&name) {
                 Some(game) if game.id == self.game.id => {
-                    let start = self.with_rules(G::start());
-                    self.engine.new_game(start);
+                    self.engine.new_game(G::start());
                     ok("")
                 }
                 Some(game) => {
@@ -493,25 +440,11 @@ impl<G: EngineGame> Gtp<G> {
                 }
                 None => Err(format!("unknown game {:?}", lexer::shorten(&name))),
             },
-            Command::SetRules(text) => {
-                let rules = format!("{} {text}", self.rules);
-                match G::start().with_rules(&rules) {
-                    Ok(start) => {
-                        self.rules = rules.trim().to_string();
-                        self.engine.new_game(start);
-                        ok("")
-                    }
-                    Err(error) => Err(error),
-                }
-            }
-            Command::SetPosition(text) => match G::parse_position(&text) {
-                Ok(pos) => {
-                    let pos = self.with_rules(pos);
-                    self.engine.new_game(pos);
-                    ok("")
-                }
-                Err(error) => Err(error),
-            },
+            Command::SetRules(text) => self.engine.set_rules(&text).map(|()| String::new()),
+            Command::SetPosition(text) => G::parse_position(&text).map(|pos| {
+                self.engine.new_game(pos);
+                String::new()
+            }),
             Command::Position => Ok(self.engine.position().format_position()),
             Command::Perft(depth) => {
                 self.waiting = Some(Waiting::Perft { id });
@@ -606,17 +539,6 @@ impl<G: EngineGame> Gtp<G> {
         } else {
             pos.format_move(mv)
         }
-    }
-
-    /// `pos` under the rules `set_rules` chose (checked when they were set).
-    fn with_rules(&self, pos: G) -> G {
-        if self.rules.is_empty() {
-            return pos;
-        }
-        pos.with_rules(&self.rules).unwrap_or_else(|error| {
-            log::warn!("rules {:?} no longer apply: {error}", self.rules);
-            G::start()
-        })
     }
 
     /// `play`: a move by the side to move, or by the other side when the side to move has

@@ -13,7 +13,7 @@ mod jobs;
 mod limits;
 mod result;
 
-pub use capabilities::{GgfFormat, OpeningFormat};
+pub use capabilities::{GgfFormat, GoguiGrid, OpeningFormat};
 pub use carry::Carry;
 pub use limits::{Purpose, Told};
 pub use result::{Outcome, Progress, SearchResult};
@@ -145,27 +145,9 @@ pub trait EngineGame: Searchable + PartialEq {
         Ok(None)
     }
 
-    /// True when every move is one square of a square grid the size of the game's board
-    /// (or a pass), so that a board GUI such as GoGui can show the game and send its moves
-    /// as points.
-    const GRID: bool = false;
-
-    /// The move on the grid square `column` (0 = left), `row` (0 = the top row of the
-    /// drawing), if the game is a [`EngineGame::GRID`] game.
-    fn grid_move(_column: u32, _row: u32) -> Option<Self::Move> {
-        None
-    }
-
-    /// The grid square (`column`, `row` from the top) of a move, `None` for a pass or a
-    /// move that is not one square.
-    fn move_grid(_mv: Self::Move) -> Option<(u32, u32)> {
-        None
-    }
-
-    /// The stone on the grid square `column`, `row` (from the top), `None` when empty.
-    fn grid_stone(&self, _column: u32, _row: u32) -> Option<Color> {
-        None
-    }
+    /// The grid GoGui draws the game on; `None` for a game whose moves are not single
+    /// points, which GoGui cannot show.
+    const GOGUI_GRID: Option<GoguiGrid<Self>> = None;
 
     /// The end of the game in words (`Black wins 40-24.`), for a GUI's result dialog.
     fn result_text(&self) -> String {

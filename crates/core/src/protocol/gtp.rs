@@ -500,7 +500,7 @@ impl<G: EngineGame> Gtp<G> {
                 .iter()
                 .filter_map(|option| option.gtp),
         );
-        if G::GRID {
+        if G::GOGUI_GRID.is_some() {
             commands.extend_from_slice(gogui::COMMANDS);
         }
         commands
@@ -508,28 +508,11 @@ impl<G: EngineGame> Gtp<G> {
 
     /// A GoGui command. The first one switches the session's moves to GoGui's points.
     fn gogui(&mut self, command: GoguiCommand) -> Result<String, String> {
-        if !G::GRID {
-            return Err(format!(
-                "GoGui cannot show {}: its moves are not single points",
-                self.game.name
-            ));
-        }
-        if !self.gogui {
+        if G::GOGUI_GRID.is_some() && !self.gogui {
             log::info!("GoGui command seen: moves are GoGui points from now on");
             self.gogui = true;
         }
-        let pos = self.engine.position();
-        let size = self.game.board_size;
-        match command {
-            GoguiCommand::AnalyzeCommands => Ok(gogui::ANALYZE_COMMANDS.into()),
-            GoguiCommand::GameId => Ok(self.game.name.into()),
-            GoguiCommand::BoardSize => Ok(size.to_string()),
-            GoguiCommand::Board => Ok(gogui::board(&pos, size)),
-            GoguiCommand::BoardGfx => Ok(gogui::board_gfx(&pos, size)),
-            GoguiCommand::LegalMoves => Ok(gogui::legal_moves(&pos, size)),
-            GoguiCommand::SideToMove => gogui::side_to_move(&pos),
-            GoguiCommand::FinalResult => gogui::final_result(&pos),
-        }
+        gogui::answer(command, &self.engine.position(), self.game)
     }
 
     /// A move as this session writes it: GoGui's point once GoGui is in use.

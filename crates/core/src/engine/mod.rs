@@ -509,6 +509,36 @@ impl<G: EngineGame> Engine<G> {
         Ok(())
     }
 
+    /// Plays `mv` for `color`: the side to move's, or the other side's where the side to
+    /// move has to pass (the pass is played first).
+    pub fn play_for(&mut self, color: Color, mv: G::Move) -> Result<(), EngineError> {
+        let pos = self.position();
+        if color == pos.side_to_move() {
+            return self.play(mv, None);
+        }
+        let illegal = || EngineError::IllegalMove(pos.format_move(mv));
+        let pass = pos.forced_pass().ok_or_else(illegal)?;
+        if !pos.play(pass).legal_moves().as_ref().contains(&mv) {
+            return Err(illegal());
+        }
+        self.play(pass, None)?;
+        self.play(mv, None)
+    }
+
+    /// Makes `color` the side to move, for a search of its move: where the other side
+    /// is to move and has to pass, its pass is played. Returns the passes played (0 or
+    /// 1); an error where the other side has a move.
+    pub fn turn_to(&mut self, color: Color) -> Result<usize, EngineError> {
+        let pos = self.position();
+        if color == pos.side_to_move() {
+            return Ok(0);
+        }
+        let pass = pos
+            .forced_pass()
+            .ok_or_else(|| EngineError::IllegalMove(format!("{color:?} is not to move")))?;
+        self.play(pass, None).map(|()| 1)
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) -> Result<(), EngineError> {
         self.stop();

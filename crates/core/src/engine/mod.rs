@@ -1024,6 +1024,69 @@ mod tests {
     }
 
     #[test]
+    fn a_move_for_the_side_not_to_move_follows_its_forced_pass() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let settings = Settings {
+            book: BookChoice::None,
+            ..Settings::default()
+        };
+        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        assert!(engine.turn_to(Color::White).is_err(), "Black has moves");
+        // White to move and without a move; Black has e8.
+        let white_passes = format!("{}{}---- O", "X".repeat(40), "O".repeat(20));
+        engine.new_game(Position::parse_position(&white_passes).unwrap());
+        let a1: crate::othello::Move = "a1".parse().unwrap();
+        assert!(engine.play_for(Color::Black, a1).is_err());
+        assert!(engine.record().moves.is_empty(), "nothing played");
+        assert_eq!(engine.turn_to(Color::Black), Ok(1));
+        engine.undo().unwrap();
+        engine
+            .play_for(Color::Black, "e8".parse().unwrap())
+            .unwrap();
+        let moves: Vec<String> = engine
+            .record()
+            .moves
+            .iter()
+            .map(|played| played.mv.to_string())
+            .collect();
+        assert_eq!(moves, ["pass", "e8"]);
+    }
+
+    #[test]
+    fn a_game_switched_away_from_and_back_keeps_its_rules_and_the_clock() {
+        use crate::mill::MillPosition;
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let (othello, mill) = (
+            crate::games::find("othello").unwrap(),
+            crate::games::find("mill").unwrap(),
+        );
+        let settings = Settings {
+            book: BookChoice::None,
+            ..Settings::default()
+        };
+        let mut engine =
+            Engine::<MillPosition>::resume(mill, Carry::new(settings), wake.clone()).unwrap();
+        engine.set_rules("draw-plies=4").unwrap();
+        assert!(engine.set_rules("draw-plies=x").is_err());
+        engine.set_time_control(TimeControl::new(Duration::from_secs(60), Duration::ZERO, 0));
+        let ruled = engine.position();
+        assert_ne!(ruled, MillPosition::start());
+        let away = Engine::<Position>::resume(othello, engine.carry(mill), wake.clone()).unwrap();
+        assert_eq!(
+            away.position(),
+            Position::start(),
+            "Othello has no rules set"
+        );
+        let mut back = Engine::<MillPosition>::resume(mill, away.carry(othello), wake).unwrap();
+        back.new_game(MillPosition::start());
+        assert_eq!(back.position(), ruled);
+        assert!(
+            back.limits(Purpose::Move, &Told::default()).clock.is_some(),
+            "the time control came along"
+        );
+    }
+
+    #[test]
     fn illegal_moves_and_undo_leave_the_game_alone() {
         let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
         let mut engine = Engine::<Position>::new(

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::driver::{Driver, Effort, EngineMove, Fault, FaultKind, MoveRequest, TimeControl};
 use crate::record::ArenaRecord;
-use iago_core::engine::{Engine, EngineGame, Job, Outcome, Played, Record};
+use iago_core::engine::{Engine, EngineGame, Job, Outcome, Played, Purpose, Record, Told};
 use iago_core::options::{self, Settings};
 
 /// Reads engine options as `iago [ENGINE OPTIONS]` does (`--eval discs --depth 4`, one
@@ -103,7 +103,7 @@ impl<G: EngineGame> Driver<G> for InProcessDriver<G> {
 
     fn request_move(&mut self, request: &MoveRequest<G>) -> Result<EngineMove<G::Move>, Fault> {
         self.engine.set_record(self.engine_record(request.record));
-        let limits = self.engine.move_limits();
+        let limits = self.engine.limits(Purpose::Move, &Told::default());
         let stop = AtomicBool::new(false);
         let engine = &mut self.engine;
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -128,7 +128,7 @@ impl<G: EngineGame> Driver<G> for InProcessDriver<G> {
             .ok_or_else(|| Fault::new(FaultKind::Refused, "no move in a game not over"))?;
         // The score as the protocols write it, in the game's units (Othello's discs).
         let eval = G::score_to_text(choice.score).parse::<f64>().ok();
-        let searched = choice.nodes > 0 && !choice.from_book;
+        let searched = choice.nodes > 0 && !choice.is_book();
         Ok(EngineMove {
             mv,
             eval: eval.filter(|value| value.is_finite()),

@@ -15,7 +15,7 @@ pub struct GameEntry {
     /// The name GTP's `list_games` and `set_game` and GoGui use (`Othello`).
     pub name: &'static str,
     /// The only size GTP's `boardsize` accepts; the board GoGui draws for a game whose
-    /// moves are points ([`EngineGame::GRID`]).
+    /// moves are points ([`EngineGame::GOGUI_GRID`]).
     pub board_size: u32,
 }
 

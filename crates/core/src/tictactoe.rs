@@ -8,7 +8,7 @@
 //! Othello. A position string is the nine squares row by row from the top, `x`, `o` or
 //! `.` (`x...o....`); the side to move follows from the counts.
 
-use crate::engine::EngineGame;
+use crate::engine::{EngineGame, GoguiGrid};
 use crate::game::{Color, Evaluator, Game, MoveBits, MoveList, Score, WIN_SCORE, mix64};
 use crate::search::Searchable;
 use crate::search::plan::Plain;
@@ -65,6 +65,18 @@ impl TicTacToe {
         match color {
             Color::Black => self.x,
             Color::White => self.o,
+        }
+    }
+
+    /// The stone on the square `column`, `row` (from the top), `None` when empty.
+    pub fn stone(&self, column: u32, row: u32) -> Option<Color> {
+        let bit = 1 << Move::at(column, row)?.0;
+        if self.x & bit != 0 {
+            Some(Color::Black)
+        } else if self.o & bit != 0 {
+            Some(Color::White)
+        } else {
+            None
         }
     }
 
@@ -248,7 +260,7 @@ impl EngineGame for TicTacToe {
         for row in 0..3 {
             text.push_str(&format!("\n{} ", row + 1));
             for column in 0..3 {
-                text.push(match self.grid_stone(column, row) {
+                text.push(match self.stone(column, row) {
                     Some(Color::Black) => 'X',
                     Some(Color::White) => 'O',
                     None => '.',
@@ -308,26 +320,11 @@ impl EngineGame for TicTacToe {
         }
     }
 
-    const GRID: bool = true;
-
-    fn grid_move(column: u32, row: u32) -> Option<Move> {
-        Move::at(column, row)
-    }
-
-    fn move_grid(mv: Move) -> Option<(u32, u32)> {
-        Some((u32::from(mv.0 % 3), u32::from(mv.0 / 3)))
-    }
-
-    fn grid_stone(&self, column: u32, row: u32) -> Option<Color> {
-        let bit = 1 << Move::at(column, row)?.0;
-        if self.x & bit != 0 {
-            Some(Color::Black)
-        } else if self.o & bit != 0 {
-            Some(Color::White)
-        } else {
-            None
-        }
-    }
+    const GOGUI_GRID: Option<GoguiGrid<Self>> = Some(GoguiGrid {
+        move_at: Move::at,
+        square_of: |mv| Some((u32::from(mv.0 % 3), u32::from(mv.0 / 3))),
+        stone: TicTacToe::stone,
+    });
 }
 
 #[cfg(test)]
@@ -382,7 +379,7 @@ mod tests {
             pos.format_move(TicTacToe::parse_move_text("C3").unwrap()),
             "c3"
         );
-        assert_eq!(pos.grid_stone(1, 1), Some(Color::Black));
+        assert_eq!(pos.stone(1, 1), Some(Color::Black));
         assert!(pos.board_text().contains("1 O . ."));
         assert_eq!(TicTacToe::score_to_text(-150), "-1.50");
     }

@@ -14,7 +14,7 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 use iago_core::engine::review::{Review, Row};
-use iago_core::engine::{Choice, Engine, EngineGame, HintLine, Job, Outcome, Progress};
+use iago_core::engine::{Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told};
 use iago_core::game::Color;
 use iago_core::games::GameEntry;
 use iago_core::options::{self, EngineOption, LEVEL, Settings};
@@ -156,7 +156,7 @@ pub struct WebSession<G: EngineGame> {
     evals: Vec<Option<EvalPoint>>,
     hints: HintsView,
     /// The latest hint line of each move, in the order found.
-    hint_lines: Vec<HintLine<G::Move>>,
+    hint_lines: Vec<SearchResult<G::Move>>,
     thinking: ThinkingView,
     notice: Option<String>,
     /// The analysis of the line, and the line's number: it changes with every move that
@@ -175,7 +175,7 @@ impl<G: EngineGame> WebSession<G> {
         wake: Arc<dyn Fn() + Send + Sync>,
         publisher: Arc<Publisher>,
     ) -> Result<WebSession<G>, String> {
-        if !G::GRID {
+        if G::GOGUI_GRID.is_none() {
             return Err(format!(
                 "the board draws games played on a grid; {} is not one",
                 entry.id
@@ -543,13 +543,13 @@ impl<G: EngineGame> WebSession<G> {
         let seat = self.seat(self.line.current().side_to_move());
         if seat.kind == PlayerKind::Iago && self.autoplay {
             self.start(Running::Move, seat.level, |engine| Job::Go {
-                limits: engine.move_limits(),
+                limits: engine.limits(Purpose::Move, &Told::default()),
             });
         } else if self.hints_on {
             let count = self.line.current().legal_moves().as_ref().len().max(1);
             self.start(Running::Hint, self.hint_level, |engine| Job::Hint {
                 count,
-                limits: engine.analysis_limits(),
+                limits: engine.limits(Purpose::Analysis, &Told::default()),
             });
         }
     }
@@ -610,14 +610,15 @@ impl<G: EngineGame> WebSession<G> {
                     self.hint_lines.push(line);
                     hints = true;
                 }
-                Progress::Iteration {
+                Progress::Iteration(SearchResult {
                     depth,
                     score,
                     confidence,
                     pv,
                     nodes,
                     elapsed,
-                } => {
+                    ..
+                }) => {
                     self.hints.depth = depth;
                     self.hints.nodes = nodes;
                     self.hints.ms = millis(elapsed);
@@ -739,11 +740,11 @@ impl<G: EngineGame> WebSession<G> {
         format!("{}; {}", part("black"), part("white"))
     }
 
-    fn engine_move(&mut self, choice: Choice<G::Move>) {
+    fn engine_move(&mut self, choice: SearchResult<G::Move>) {
         let Some(mv) = choice.mv else {
             return;
         };
-        self.graph_point(choice.score, choice.confidence, choice.from_book, "move");
+        self.graph_point(choice.score, choice.confidence, choice.is_book(), "move");
         self.play(mv, Some(choice.elapsed.as_secs_f64()));
         self.changed();
     }
@@ -792,7 +793,7 @@ impl<G: EngineGame> WebSession<G> {
         let board = (0..size)
             .map(|row| {
                 (0..size)
-                    .map(|col| match pos.grid_stone(col, row) {
+                    .map(|col| match stone(pos, col, row) {
                         Some(Color::Black) => 'x',
                         Some(Color::White) => 'o',
                         None => '-',
@@ -809,7 +810,7 @@ impl<G: EngineGame> WebSession<G> {
             let mut flipped = Vec::new();
             for row in 0..size {
                 for col in 0..size {
-                    let (was, is) = (before.grid_stone(col, row), pos.grid_stone(col, row));
+                    let (was, is) = (stone(before, col, row), stone(pos, col, row));
                     if was.is_some() && is.is_some() && was != is {
                         flipped.push([col, row]);
                     }
@@ -820,7 +821,7 @@ impl<G: EngineGame> WebSession<G> {
         let count = |color| {
             (0..size)
                 .flat_map(|row| (0..size).map(move |col| (col, row)))
-                .filter(|&(col, row)| pos.grid_stone(col, row) == Some(color))
+                .filter(|&(col, row)| stone(pos, col, row) == Some(color))
                 .count() as u32
         };
         let over = self.line.is_over();
@@ -934,4 +935,9 @@ impl<G: EngineGame> Session for WebSession<G> {
     fn busy(&self) -> bool {
         self.engine.is_busy()
     }
+}
+
+/// The stone on a square of the board's grid (every game the board plays has one).
+fn stone<G: EngineGame>(pos: &G, col: u32, row: u32) -> Option<Color> {
+    G::GOGUI_GRID.and_then(|grid| (grid.stone)(pos, col, row))
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use iago_core::engine::{EngineGame, HintLine};
+use iago_core::engine::{EngineGame, SearchResult};
 use iago_core::game::{Color, Score};
 use iago_core::search::Confidence;
 
@@ -18,7 +18,7 @@ pub struct MoveView {
 
 impl MoveView {
     pub fn of<G: EngineGame>(pos: &G, mv: G::Move) -> MoveView {
-        let square = G::move_grid(mv);
+        let square = G::GOGUI_GRID.and_then(|grid| (grid.square_of)(mv));
         MoveView {
             text: pos.format_move(mv),
             col: square.map(|(col, _)| col),
@@ -92,7 +92,7 @@ pub fn line_moves<G: EngineGame>(pos: &G, pv: &[G::Move]) -> Vec<String> {
 
 impl LineView {
     /// The view of a hint line from `pos`; `None` for a line without a move.
-    pub fn of<G: EngineGame>(pos: &G, line: &HintLine<G::Move>) -> Option<LineView> {
+    pub fn of<G: EngineGame>(pos: &G, line: &SearchResult<G::Move>) -> Option<LineView> {
         let &first = line.pv.first()?;
         let book = line.book_games.is_some();
         Some(LineView {

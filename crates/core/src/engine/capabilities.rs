@@ -1,10 +1,10 @@
 //! What only some games have, declared by the game as an item of
 //! [`EngineGame`](super::EngineGame) (`None` where it has not), so that a tool asks the
-//! game instead of its type: a notation and a set of openings for matches, and GGF game
+//! game instead of its type: a notation and a set of openings for matches, GGF game
 //! records (which are also what NBoard engines are told, so only a game with them is
-//! played over NBoard).
+//! played over NBoard), and a grid that GoGui can draw.
 
-use crate::game::Game;
+use crate::game::{Color, Game};
 
 /// Reads one opening, a line of an opening file or `iago match --start`: the moves from
 /// `start` in the game's notation (Othello's `f5d6c3`), each checked.
@@ -29,4 +29,16 @@ pub struct GgfFormat<G: Game> {
     pub board: fn(&G) -> String,
     /// A move as GGF writes it (`F5`, `PA` for a pass).
     pub write_move: fn(G::Move) -> String,
+}
+
+/// A game whose every move is one square of a square grid the size of its board (or a
+/// pass), so that a board GUI such as GoGui can show the game and send its moves as
+/// points. Columns count from 0 at the left, rows from 0 at the top of the drawing.
+pub struct GoguiGrid<G: Game> {
+    /// The move on the square `column`, `row`.
+    pub move_at: fn(column: u32, row: u32) -> Option<G::Move>,
+    /// The square of a move, `None` for a pass or a move that is not one square.
+    pub square_of: fn(G::Move) -> Option<(u32, u32)>,
+    /// The stone on the square `column`, `row`, `None` when empty.
+    pub stone: fn(&G, column: u32, row: u32) -> Option<Color>,
 }

@@ -12,7 +12,7 @@ use rand::rngs::StdRng;
 use crate::game::Score;
 use crate::search::{Focus, Limits, Observer, SearchReport, Searcher};
 
-use super::{Choice, EngineGame, HintLine, Job, Outcome, Player, Progress, Record, SharedBook};
+use super::{EngineGame, Job, Outcome, Player, Progress, Record, SearchResult, SharedBook};
 
 /// What a job thread shares with the controller.
 pub(super) struct JobContext<'a, M> {
@@ -65,7 +65,7 @@ pub(super) fn run<G: EngineGame>(
     let book = book.as_ref();
     match job {
         Job::Go { .. } if player == Player::Random => {
-            Outcome::Move(Choice::unsearched(random_move))
+            Outcome::Move(SearchResult::unsearched(random_move))
         }
         Job::Go { limits } => go(
             &record.current(),
@@ -121,24 +121,15 @@ pub(super) fn go<G: EngineGame>(
     context: &JobContext<G::Move>,
 ) -> Outcome<G::Move> {
     if let Some(pass) = pos.forced_pass() {
-        return Outcome::Move(Choice::unsearched(Some(pass)));
+        return Outcome::Move(SearchResult::unsearched(Some(pass)));
     }
     if let Some(book) = book
         && let Ok(book) = book.lock()
         && let Some(hint) = book.choose(pos, rng.as_mut())
     {
-        return Outcome::Move(Choice {
-            confidence: hint.confidence(),
-            mv: Some(hint.mv),
-            score: hint.score,
-            depth: hint.depth,
-            pv: hint.pv,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            from_book: true,
-        });
+        return Outcome::Move(SearchResult::book(hint));
     }
-    Outcome::Move(search(pos, limits, searcher, context).into())
+    Outcome::Move(SearchResult::from(&search(pos, limits, searcher, context)))
 }
 
 /// Tells the controller what a search finds: each iteration, that the search is alive,
@@ -157,7 +148,7 @@ struct HintLines<M> {
     single: bool,
     /// The latest line of each move, in the order found, with the number of the
     /// iteration that found it (solves of one depth differ in how sure they are).
-    latest: RefCell<Vec<(usize, HintLine<M>)>>,
+    latest: RefCell<Vec<(usize, SearchResult<M>)>>,
     /// The iterations completed.
     completed: RefCell<usize>,
 }
@@ -177,7 +168,7 @@ impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
         let Some(hint) = &self.hint else {
             return;
         };
-        let line = HintLine::from(report);
+        let line = SearchResult::from(report);
         let mut latest = hint.latest.borrow_mut();
         latest.retain(|(_, other)| other.pv.first() != line.pv.first());
         latest.push((iteration, line.clone()));
@@ -186,12 +177,12 @@ impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
 
     /// The best `count` lines: those of the last completed iteration (all the latest ones
     /// where none completed), best first.
-    fn best_lines(&self, count: usize) -> Vec<HintLine<M>> {
+    fn best_lines(&self, count: usize) -> Vec<SearchResult<M>> {
         let Some(hint) = &self.hint else {
             return Vec::new();
         };
         let completed = *hint.completed.borrow();
-        let mut lines: Vec<HintLine<M>> = hint
+        let mut lines: Vec<SearchResult<M>> = hint
             .latest
             .borrow()
             .iter()
@@ -206,7 +197,8 @@ impl<M: Clone + PartialEq> Watcher<'_, '_, M> {
 
 impl<M: Clone + PartialEq> Observer<M> for Watcher<'_, '_, M> {
     fn iteration(&self, report: &SearchReport<M>) {
-        self.context.report(Progress::iteration(report));
+        self.context
+            .report(Progress::Iteration(SearchResult::from(report)));
         if let Some(hint) = &self.hint {
             let iteration = {
                 let mut completed = hint.completed.borrow_mut();
@@ -253,21 +245,18 @@ pub(super) fn hint<G: EngineGame>(
     book: Option<&SharedBook<G>>,
     searcher: &mut Searcher<G>,
     context: &JobContext<G::Move>,
-) -> Vec<HintLine<G::Move>> {
+) -> Vec<SearchResult<G::Move>> {
     let count = count.max(1);
-    let mut lines: Vec<HintLine<G::Move>> = Vec::new();
+    let mut lines: Vec<SearchResult<G::Move>> = Vec::new();
     if let Some(book) = book
         && let Ok(book) = book.lock()
     {
-        for hint in book.hints(pos).into_iter().take(count) {
-            lines.push(HintLine {
-                confidence: hint.confidence(),
-                pv: hint.pv,
-                score: hint.score,
-                depth: hint.depth,
-                book_games: Some(hint.games),
-            });
-        }
+        lines.extend(
+            book.hints(pos)
+                .into_iter()
+                .take(count)
+                .map(SearchResult::book),
+        );
     }
     let moves = pos.legal_moves();
     let remaining: Vec<G::Move> = moves
@@ -299,7 +288,7 @@ pub(super) fn hint<G: EngineGame>(
     }
     let mut found = watcher.best_lines(wanted);
     if found.is_empty() {
-        found.push(HintLine::from(&report));
+        found.push(SearchResult::from(&report));
     }
     lines.extend(found);
     lines

@@ -8,10 +8,16 @@
 //! first implementation (`othello.rs`).
 
 mod capabilities;
+mod carry;
 mod jobs;
+mod limits;
+mod result;
 pub mod review;
 
-pub use capabilities::{GgfFormat, OpeningFormat};
+pub use capabilities::{GgfFormat, GoguiGrid, OpeningFormat};
+pub use carry::Carry;
+pub use limits::{Purpose, Told};
+pub use result::{Outcome, Progress, SearchResult};
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,9 +30,11 @@ use rand::{RngExt, SeedableRng};
 
 use crate::book::BookChoice;
 use crate::game::{Color, Evaluator, Score};
-use crate::options::{Applies, DEFAULT_DEPTH, EngineOption, Player, Refused, Settings};
-use crate::search::{Clock, Confidence, Limits, SearchReport, Searchable, Searcher, Variety, time};
+use crate::options::{Applies, EngineOption, Player, Refused, Settings};
+use crate::search::time::TimeControl;
+use crate::search::{Confidence, Limits, Searchable, Searcher, Variety};
 
+use carry::GameSettings;
 use jobs::{JobContext, JobInput};
 
 /// A score as a count of `unit`s with two decimals (`-1.50`): how a game whose scores
@@ -162,27 +170,9 @@ pub trait EngineGame: Searchable + PartialEq {
         Ok(None)
     }
 
-    /// True when every move is one square of a square grid the size of the game's board
-    /// (or a pass), so that a board GUI such as GoGui can show the game and send its moves
-    /// as points.
-    const GRID: bool = false;
-
-    /// The move on the grid square `column` (0 = left), `row` (0 = the top row of the
-    /// drawing), if the game is a [`EngineGame::GRID`] game.
-    fn grid_move(_column: u32, _row: u32) -> Option<Self::Move> {
-        None
-    }
-
-    /// The grid square (`column`, `row` from the top) of a move, `None` for a pass or a
-    /// move that is not one square.
-    fn move_grid(_mv: Self::Move) -> Option<(u32, u32)> {
-        None
-    }
-
-    /// The stone on the grid square `column`, `row` (from the top), `None` when empty.
-    fn grid_stone(&self, _column: u32, _row: u32) -> Option<Color> {
-        None
-    }
+    /// The grid GoGui draws the game on; `None` for a game whose moves are not single
+    /// points, which GoGui cannot show.
+    const GOGUI_GRID: Option<GoguiGrid<Self>> = None;
 
     /// The end of the game in words (`Black wins 40-24.`), for a GUI's result dialog.
     fn result_text(&self) -> String {
@@ -375,131 +365,6 @@ pub enum Job {
 /// The book as the engine and its job thread share it.
 type SharedBook<G> = Arc<Mutex<Box<dyn EngineBook<G>>>>;
 
-/// A move chosen by [`Job::Go`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Choice<M> {
-    /// `None` only when the game is over.
-    pub mv: Option<M>,
-    pub score: Score,
-    pub depth: u32,
-    pub confidence: Confidence,
-    pub pv: Vec<M>,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    pub from_book: bool,
-}
-
-impl<M: Clone> Choice<M> {
-    /// A move made without a search or the book (a forced pass, the random player's).
-    fn unsearched(mv: Option<M>) -> Choice<M> {
-        Choice {
-            pv: mv.clone().into_iter().collect(),
-            mv,
-            score: 0,
-            depth: 0,
-            confidence: Confidence::Heuristic,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            from_book: false,
-        }
-    }
-}
-
-impl<M> From<SearchReport<M>> for Choice<M> {
-    fn from(report: SearchReport<M>) -> Choice<M> {
-        Choice {
-            mv: report.best_move,
-            score: report.score,
-            depth: report.depth,
-            confidence: report.confidence,
-            pv: report.pv,
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-            from_book: false,
-        }
-    }
-}
-
-/// One scored move of a hint.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HintLine<M> {
-    pub pv: Vec<M>,
-    pub score: Score,
-    pub depth: u32,
-    pub confidence: Confidence,
-    /// `Some(games)` for a book move.
-    pub book_games: Option<u32>,
-}
-
-impl<M: Clone> From<&SearchReport<M>> for HintLine<M> {
-    fn from(report: &SearchReport<M>) -> HintLine<M> {
-        HintLine {
-            pv: report.pv.clone(),
-            score: report.score,
-            depth: report.depth,
-            confidence: report.confidence,
-            book_games: None,
-        }
-    }
-}
-
-/// Something a job reports while it runs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Progress<M> {
-    /// A search iteration finished: what it found and what it cost so far.
-    Iteration {
-        depth: u32,
-        score: Score,
-        confidence: Confidence,
-        pv: Vec<M>,
-        nodes: u64,
-        elapsed: Duration,
-    },
-    /// Position after `moves_made` moves scored `score` for its mover.
-    Analysis { moves_made: usize, score: Score },
-    /// A move of the game reviewed ([`Job::Review`]), in the game's order.
-    Reviewed(review::Row<M>),
-    /// A hint line as far as it is searched: a later one for the same first move
-    /// replaces it.
-    Hint(HintLine<M>),
-    /// A search is alive: its nodes so far and the time since it began (every
-    /// `search::PROGRESS_NODES` nodes, also inside an iteration).
-    Nodes { nodes: u64, elapsed: Duration },
-}
-
-impl<M: Clone> Progress<M> {
-    /// The progress report of a finished iteration.
-    fn iteration(report: &SearchReport<M>) -> Progress<M> {
-        Progress::Iteration {
-            depth: report.depth,
-            score: report.score,
-            confidence: report.confidence,
-            pv: report.pv.clone(),
-            nodes: report.nodes,
-            elapsed: report.elapsed,
-        }
-    }
-}
-
-/// What a finished job gives back.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome<M> {
-    Move(Choice<M>),
-    Hints(Vec<HintLine<M>>),
-    Analyzed,
-    /// Every move of the game reviewed (or the review stopped).
-    Reviewed,
-    Learned(Result<String, String>),
-    /// `None` when stopped before the count was complete.
-    Perft {
-        leaves: Option<u64>,
-        elapsed: Duration,
-    },
-    /// The job gave no result: its thread could not be started, or it panicked. The
-    /// text says which; the engine has a searcher again, with the same settings.
-    Failed(String),
-}
-
 /// The job in flight.
 struct Running<G: EngineGame> {
     id: u64,
@@ -557,6 +422,12 @@ pub struct Engine<G: EngineGame> {
     next_id: u64,
     /// Called from the job thread when it has news (progress or done).
     wake: Arc<dyn Fn() + Send + Sync>,
+    /// The time control a controller set (GTP's), if any.
+    time_control: TimeControl,
+    /// This game's own settings (its rules).
+    game_settings: GameSettings,
+    /// The settings of the other games of the session, for a switch back.
+    other_games: Vec<(&'static str, GameSettings)>,
 }
 
 impl<G: EngineGame> Engine<G> {
@@ -594,6 +465,9 @@ impl<G: EngineGame> Engine<G> {
             finished_progress: Vec::new(),
             next_id: 0,
             wake,
+            time_control: TimeControl::default(),
+            game_settings: GameSettings::default(),
+            other_games: Vec::new(),
         })
     }
 
@@ -626,8 +500,25 @@ impl<G: EngineGame> Engine<G> {
         }
     }
 
-    /// A new game from `start`.
+    /// The time control a controller sets (GTP's `time_settings`), for the games from
+    /// now on.
+    pub fn set_time_control(&mut self, control: TimeControl) {
+        self.time_control = control;
+    }
+
+    /// `color` has `left` on its clock for the next `stones` moves (0: the main time).
+    pub fn time_left(&mut self, color: Color, left: Duration, stones: u32) {
+        self.time_control.time_left(color, left, stones);
+    }
+
+    /// A new game from `start`, under the game's rules ([`Engine::set_rules`]).
     pub fn new_game(&mut self, start: G) {
+        let start = self.with_rules(start);
+        self.start_game(start);
+    }
+
+    /// A new game from `start` as it is.
+    fn start_game(&mut self, start: G) {
         let clock = (self.record.clock, self.record.increment);
         let mut record = Record::new(start);
         (record.clock, record.increment) = clock;
@@ -643,6 +534,36 @@ impl<G: EngineGame> Engine<G> {
         }
         self.record.moves.push(Played { mv, seconds });
         Ok(())
+    }
+
+    /// Plays `mv` for `color`: the side to move's, or the other side's where the side to
+    /// move has to pass (the pass is played first).
+    pub fn play_for(&mut self, color: Color, mv: G::Move) -> Result<(), EngineError> {
+        let pos = self.position();
+        if color == pos.side_to_move() {
+            return self.play(mv, None);
+        }
+        let illegal = || EngineError::IllegalMove(pos.format_move(mv));
+        let pass = pos.forced_pass().ok_or_else(illegal)?;
+        if !pos.play(pass).legal_moves().as_ref().contains(&mv) {
+            return Err(illegal());
+        }
+        self.play(pass, None)?;
+        self.play(mv, None)
+    }
+
+    /// Makes `color` the side to move, for a search of its move: where the other side
+    /// is to move and has to pass, its pass is played. Returns the passes played (0 or
+    /// 1); an error where the other side has a move.
+    pub fn turn_to(&mut self, color: Color) -> Result<usize, EngineError> {
+        let pos = self.position();
+        if color == pos.side_to_move() {
+            return Ok(0);
+        }
+        let pass = pos
+            .forced_pass()
+            .ok_or_else(|| EngineError::IllegalMove(format!("{color:?} is not to move")))?;
+        self.play(pass, None).map(|()| 1)
     }
 
     /// Takes back the last move.
@@ -735,82 +656,11 @@ impl<G: EngineGame> Engine<G> {
         }
     }
 
-    /// The limits of a move search: the settings, the game clock if any, and the default
-    /// depth when nothing else bounds the search.
-    pub fn move_limits(&self) -> Limits {
-        let clock = self.record.remaining_for_mover().map(|remaining| Clock {
-            remaining,
-            increment: self.record.increment,
-            moves_to_go: None,
-        });
-        self.limits_with(None, clock)
-    }
-
-    /// The settings' limits with the time a controller told (a time for this move, the
-    /// shorter of it and the settings' winning, or a clock), less the controller's
-    /// latency: one policy for every protocol ([`time::told_move_time`]).
-    pub fn limits_with(&self, movetime: Option<Duration>, clock: Option<Clock>) -> Limits {
-        let movetime = match (self.settings.movetime, movetime.map(time::told_move_time)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let clock = clock.map(|clock| Clock {
-            remaining: time::told_clock(clock.remaining),
-            ..clock
-        });
-        let mut limits = Limits {
-            depth: self.settings.depth(),
-            nodes: self.settings.nodes,
-            movetime,
-            clock,
-            endgame: self.settings.endgame(),
-        };
-        if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_DEPTH);
-        }
-        limits
-    }
-
-    /// The limits of `solve`: to the end of the game, bounded only by a node limit.
-    pub fn solve_limits(&self) -> Limits {
-        Limits {
-            nodes: self.settings.nodes,
-            ..Limits::default()
-        }
-    }
-
-    /// The limits of GTP's `solve`: to the end of the game unless the settings' depth,
-    /// level, node count or move time stop it sooner (no default depth).
-    pub fn limited_solve_limits(&self) -> Limits {
-        Limits {
-            depth: self.settings.depth(),
-            nodes: self.settings.nodes,
-            movetime: self.settings.movetime,
-            clock: None,
-            endgame: self.settings.endgame(),
-        }
-    }
-
     /// Whether a search within `limits` from the current position ends by itself in
     /// reasonable time: it has a limit, or the game says an unlimited one ends
     /// ([`EngineGame::unlimited_search_ends`]).
     pub fn search_ends(&self, limits: &Limits) -> bool {
         *limits != Limits::default() || self.position().unlimited_search_ends()
-    }
-
-    /// The limits of an analysis (hint, analyze, solve): depth and nodes only, no clock.
-    pub fn analysis_limits(&self) -> Limits {
-        let mut limits = Limits {
-            depth: self.settings.depth(),
-            nodes: self.settings.nodes,
-            movetime: self.settings.movetime,
-            clock: None,
-            endgame: self.settings.endgame(),
-        };
-        if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_DEPTH);
-        }
-        limits
     }
 
     /// Starts `job` on the current game, stopping any job in flight. A job that cannot
@@ -1032,7 +882,9 @@ impl<G: EngineGame> Drop for Engine<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::DEFAULT_DEPTH;
     use crate::othello::Position;
+    use crate::search::time;
 
     #[test]
     fn the_clock_is_the_main_time_minus_the_movers_recorded_seconds() {
@@ -1081,7 +933,7 @@ mod tests {
             .unwrap();
         engine.job_stack = Some(NO_STACK);
         engine.start(Job::Go {
-            limits: engine.move_limits(),
+            limits: engine.limits(Purpose::Move, &Told::default()),
         });
         assert!(engine.is_busy(), "the failure waits to be answered");
         match engine.poll() {
@@ -1098,7 +950,7 @@ mod tests {
         // The next job starts, with those settings.
         engine.job_stack = None;
         engine.start(Job::Go {
-            limits: engine.move_limits(),
+            limits: engine.limits(Purpose::Move, &Told::default()),
         });
         match engine.wait() {
             Some(Outcome::Move(choice)) => assert!(choice.mv.is_some()),
@@ -1153,16 +1005,117 @@ mod tests {
             wake,
         )
         .unwrap();
-        assert_eq!(engine.move_limits().depth, Some(DEFAULT_DEPTH));
+        let move_limits =
+            |engine: &Engine<Position>, told: &Told| engine.limits(Purpose::Move, told);
+        assert_eq!(
+            move_limits(&engine, &Told::default()).depth,
+            Some(DEFAULT_DEPTH)
+        );
+        assert_eq!(
+            engine.limits(Purpose::BoundedSolve, &Told::default()),
+            Limits::default(),
+            "a bounded solve has no default depth"
+        );
         let nodes = crate::options::by_flag("--nodes").unwrap();
         engine.set_option(nodes, "1000").unwrap();
-        assert_eq!(engine.move_limits().depth, None);
+        assert_eq!(move_limits(&engine, &Told::default()).depth, None);
+        let one_second = Told {
+            movetime: Some(Duration::from_secs(1)),
+            ..Told::default()
+        };
         assert_eq!(
-            engine
-                .limits_with(Some(Duration::from_secs(1)), None)
-                .movetime,
+            move_limits(&engine, &one_second).movetime,
             Some(Duration::from_secs(1) - time::MOVE_OVERHEAD),
             "a told time loses the controller's latency"
+        );
+        assert_eq!(
+            engine.limits(Purpose::Analysis, &one_second).movetime,
+            None,
+            "an analysis takes no clock"
+        );
+        engine.set_time_control(TimeControl::new(Duration::from_secs(60), Duration::ZERO, 0));
+        assert_eq!(
+            move_limits(&engine, &Told::default())
+                .clock
+                .map(|clock| clock.remaining),
+            Some(Duration::from_secs(60) - time::MOVE_OVERHEAD),
+            "the time control's clock"
+        );
+        let infinite = Told {
+            depth: Some(3),
+            infinite: true,
+            ..Told::default()
+        };
+        assert_eq!(
+            move_limits(&engine, &infinite),
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            "an infinite search has only its own limits"
+        );
+    }
+
+    #[test]
+    fn a_move_for_the_side_not_to_move_follows_its_forced_pass() {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let settings = Settings {
+            book: BookChoice::None,
+            ..Settings::default()
+        };
+        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        assert!(engine.turn_to(Color::White).is_err(), "Black has moves");
+        // White to move and without a move; Black has e8.
+        let white_passes = format!("{}{}---- O", "X".repeat(40), "O".repeat(20));
+        engine.new_game(Position::parse_position(&white_passes).unwrap());
+        let a1: crate::othello::Move = "a1".parse().unwrap();
+        assert!(engine.play_for(Color::Black, a1).is_err());
+        assert!(engine.record().moves.is_empty(), "nothing played");
+        assert_eq!(engine.turn_to(Color::Black), Ok(1));
+        engine.undo().unwrap();
+        engine
+            .play_for(Color::Black, "e8".parse().unwrap())
+            .unwrap();
+        let moves: Vec<String> = engine
+            .record()
+            .moves
+            .iter()
+            .map(|played| played.mv.to_string())
+            .collect();
+        assert_eq!(moves, ["pass", "e8"]);
+    }
+
+    #[test]
+    fn a_game_switched_away_from_and_back_keeps_its_rules_and_the_clock() {
+        use crate::mill::MillPosition;
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let (othello, mill) = (
+            crate::games::find("othello").unwrap(),
+            crate::games::find("mill").unwrap(),
+        );
+        let settings = Settings {
+            book: BookChoice::None,
+            ..Settings::default()
+        };
+        let mut engine =
+            Engine::<MillPosition>::resume(mill, Carry::new(settings), wake.clone()).unwrap();
+        engine.set_rules("draw-plies=4").unwrap();
+        assert!(engine.set_rules("draw-plies=x").is_err());
+        engine.set_time_control(TimeControl::new(Duration::from_secs(60), Duration::ZERO, 0));
+        let ruled = engine.position();
+        assert_ne!(ruled, MillPosition::start());
+        let away = Engine::<Position>::resume(othello, engine.carry(mill), wake.clone()).unwrap();
+        assert_eq!(
+            away.position(),
+            Position::start(),
+            "Othello has no rules set"
+        );
+        let mut back = Engine::<MillPosition>::resume(mill, away.carry(othello), wake).unwrap();
+        back.new_game(MillPosition::start());
+        assert_eq!(back.position(), ruled);
+        assert!(
+            back.limits(Purpose::Move, &Told::default()).clock.is_some(),
+            "the time control came along"
         );
     }
 

@@ -3,7 +3,9 @@
 use rand::rngs::StdRng;
 
 use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
-use crate::engine::{BookHint, EngineBook, EngineGame, GgfFormat, OpeningFormat, Played, Record};
+use crate::engine::{
+    BookHint, EngineBook, EngineGame, GgfFormat, GoguiGrid, OpeningFormat, Played, Record,
+};
 use crate::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Evaluator, Game, Score};
 use crate::othello::game_input::{GameInput, parse_game, parse_transcript};
@@ -173,31 +175,11 @@ impl EngineGame for Position {
         crate::othello::perft::perft(self, depth)
     }
 
-    const GRID: bool = true;
-
-    /// Row 0 is Othello's row 1, the top one.
-    fn grid_move(column: u32, row: u32) -> Option<Move> {
-        (column < 8 && row < 8).then(|| Move::from_coords(column as u8, row as u8))
-    }
-
-    fn move_grid(mv: Move) -> Option<(u32, u32)> {
-        mv.square()
-            .map(|square| (u32::from(square % 8), u32::from(square / 8)))
-    }
-
-    fn grid_stone(&self, column: u32, row: u32) -> Option<Color> {
-        if column >= 8 || row >= 8 {
-            return None;
-        }
-        let bit = 1u64 << (row * 8 + column);
-        if self.black() & bit != 0 {
-            Some(Color::Black)
-        } else if self.white() & bit != 0 {
-            Some(Color::White)
-        } else {
-            None
-        }
-    }
+    const GOGUI_GRID: Option<GoguiGrid<Self>> = Some(GoguiGrid {
+        move_at: grid_move,
+        square_of: move_grid,
+        stone: grid_stone,
+    });
 
     /// The winner, the margin with the empty squares given to the winner (as
     /// `black_result` counts it) and the discs on the board.
@@ -368,6 +350,32 @@ impl EngineBook<Position> for BookAdapter {
             report.searched,
             self.book.len()
         ))
+    }
+}
+
+/// The move on the grid square `column`, `row`: row 0 is Othello's row 1, the top one.
+fn grid_move(column: u32, row: u32) -> Option<Move> {
+    (column < 8 && row < 8).then(|| Move::from_coords(column as u8, row as u8))
+}
+
+/// The grid square of a move, `None` for a pass.
+fn move_grid(mv: Move) -> Option<(u32, u32)> {
+    mv.square()
+        .map(|square| (u32::from(square % 8), u32::from(square / 8)))
+}
+
+/// The disc on the grid square `column`, `row`.
+fn grid_stone(pos: &Position, column: u32, row: u32) -> Option<Color> {
+    if column >= 8 || row >= 8 {
+        return None;
+    }
+    let bit = 1u64 << (row * 8 + column);
+    if pos.black() & bit != 0 {
+        Some(Color::Black)
+    } else if pos.white() & bit != 0 {
+        Some(Color::White)
+    } else {
+        None
     }
 }
 

@@ -8,8 +8,9 @@
 //! `play`, `genmove` and `reg_genmove` speak GoGui's points too (see protocol.md).
 
 use super::lexer::{self, ParseError};
-use crate::engine::EngineGame;
+use crate::engine::{EngineGame, GoguiGrid};
 use crate::game::Color;
+use crate::games::GameEntry;
 
 /// GoGui's commands, as `list_commands` prints them for a game GoGui can show.
 pub const COMMANDS: &[&str] = &[
@@ -67,9 +68,19 @@ pub fn point_text(column: u32, row: u32, size: u32) -> String {
     format!("{}{}", LETTERS[column as usize] as char, size - row)
 }
 
+/// The grid square of a move, `None` for a pass (or in a game without a grid).
+fn square_of<G: EngineGame>(mv: G::Move) -> Option<(u32, u32)> {
+    G::GOGUI_GRID.and_then(|grid| (grid.square_of)(mv))
+}
+
+/// The stone on the grid square `column`, `row` (from the top).
+fn stone<G: EngineGame>(pos: &G, column: u32, row: u32) -> Option<Color> {
+    G::GOGUI_GRID.and_then(|grid| (grid.stone)(pos, column, row))
+}
+
 /// GoGui's name of a move (`pass` for a pass).
 pub fn move_text<G: EngineGame>(mv: G::Move, size: u32) -> String {
-    match G::move_grid(mv) {
+    match square_of::<G>(mv) {
         Some((column, row)) => point_text(column, row, size),
         None => "pass".into(),
     }
@@ -96,7 +107,8 @@ pub fn parse_move<G: EngineGame>(text: &str, size: u32) -> Result<G::Move, Strin
     if column >= size || number == 0 || number > size {
         return Err(bad());
     }
-    G::grid_move(column, size - number).ok_or_else(bad)
+    let grid: GoguiGrid<G> = G::GOGUI_GRID.ok_or_else(bad)?;
+    (grid.move_at)(column, size - number).ok_or_else(bad)
 }
 
 /// `gogui-rules_board` of a board of `size`: one line per row from the top, `X` black,
@@ -105,7 +117,7 @@ pub fn board<G: EngineGame>(pos: &G, size: u32) -> String {
     let mut lines = Vec::new();
     for row in 0..size {
         let cells: Vec<&str> = (0..size)
-            .map(|column| match pos.grid_stone(column, row) {
+            .map(|column| match stone(pos, column, row) {
                 Some(Color::Black) => "X",
                 Some(Color::White) => "O",
                 None => ".",
@@ -130,7 +142,7 @@ pub fn legal_moves<G: EngineGame>(pos: &G, size: u32) -> String {
     let mut points: Vec<(u32, u32)> = moves
         .as_ref()
         .iter()
-        .filter_map(|&mv| G::move_grid(mv))
+        .filter_map(|&mv| square_of::<G>(mv))
         .collect();
     // GoGui's order: by column, then from the bottom up.
     points.sort_by_key(|&(column, row)| (column, std::cmp::Reverse(row)));
@@ -160,7 +172,7 @@ pub fn board_gfx<G: EngineGame>(pos: &G, size: u32) -> String {
     let (mut black, mut white) = (0, 0);
     for row in 0..size {
         for column in 0..size {
-            match pos.grid_stone(column, row) {
+            match stone(pos, column, row) {
                 Some(Color::Black) => black += 1,
                 Some(Color::White) => white += 1,
                 None => {}
@@ -196,6 +208,31 @@ pub fn final_result<G: EngineGame>(pos: &G) -> Result<String, String> {
         Ok(pos.result_text())
     } else {
         Err("game not over".into())
+    }
+}
+
+/// The answer to a GoGui command about `pos`, a position of `game`.
+pub fn answer<G: EngineGame>(
+    command: GoguiCommand,
+    pos: &G,
+    game: &GameEntry,
+) -> Result<String, String> {
+    if G::GOGUI_GRID.is_none() {
+        return Err(format!(
+            "GoGui cannot show {}: its moves are not single points",
+            game.name
+        ));
+    }
+    let size = game.board_size;
+    match command {
+        GoguiCommand::AnalyzeCommands => Ok(ANALYZE_COMMANDS.into()),
+        GoguiCommand::GameId => Ok(game.name.into()),
+        GoguiCommand::BoardSize => Ok(size.to_string()),
+        GoguiCommand::Board => Ok(board(pos, size)),
+        GoguiCommand::BoardGfx => Ok(board_gfx(pos, size)),
+        GoguiCommand::LegalMoves => Ok(legal_moves(pos, size)),
+        GoguiCommand::SideToMove => side_to_move(pos),
+        GoguiCommand::FinalResult => final_result(pos),
     }
 }
 

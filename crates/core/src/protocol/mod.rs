@@ -347,6 +347,26 @@ fn next_event<L>(busy: bool, events: &Receiver<Event<L>>) -> Event<L> {
     }
 }
 
+/// A principal variation from `pos` as a protocol writes it: each move by `write`,
+/// joined by `separator`, stopping at a move that is not legal (never print one).
+pub fn pv_text<G: EngineGame>(
+    pos: &G,
+    pv: &[G::Move],
+    write: impl Fn(&G, G::Move) -> String,
+    separator: &str,
+) -> String {
+    let mut pos = pos.clone();
+    let mut words = Vec::new();
+    for &mv in pv {
+        if !pos.legal_moves().as_ref().contains(&mv) {
+            break;
+        }
+        words.push(write(&pos, mv));
+        pos = pos.play(mv);
+    }
+    words.join(separator)
+}
+
 /// The one writer of stdout: whole replies, flushed at once.
 pub struct Output {
     sink: Box<dyn Write + Send>,

@@ -8,127 +8,15 @@
 use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::lexer::{self, ParseError, syntax};
 use super::{Arrival, Flow, Output, Session, TextLine};
-use crate::engine::{Engine, EngineGame, HintLine, Job, Outcome, Progress};
+use crate::engine::{Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told};
 use crate::game::Color;
-use crate::options::{self, EngineOption, Settings};
+use crate::options::Settings;
 use crate::search::Confidence;
 
-const MAX_HINTS: usize = 64;
+mod grammar;
 
-/// One parsed command.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command<M> {
-    NBoard(u32),
-    /// A GGF game record, read by the game.
-    SetGame(String),
-    SetPosition(String),
-    /// An engine option and its value (checked as the option reads it); NBoard's
-    /// `set depth` is the level.
-    Set(&'static EngineOption, String),
-    Move {
-        mv: M,
-        seconds: Option<f64>,
-    },
-    Go,
-    Hint(usize),
-    Ping(u64),
-    Learn,
-    Analyze,
-    Quit,
-    Perft(u32),
-    Solve,
-    Eval,
-    ShowBoard,
-    Position,
-}
-
-/// Moves a hint reports: `hint N` with N 1..64, a larger N read as 64.
-const HINT_COUNT: options::Range<usize> = options::Range {
-    name: "hint count",
-    default: None,
-    min: 1,
-    max: MAX_HINTS,
-    unit: "",
-};
-
-fn hint_count(args: &str) -> Result<usize, ParseError> {
-    let digits = args.trim().trim_start_matches('0');
-    let above = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits.len() > 2 || digits.parse::<usize>().is_ok_and(|n| n > MAX_HINTS));
-    if above {
-        return Ok(MAX_HINTS);
-    }
-    lexer::option("hint", args, &HINT_COUNT)
-}
-
-/// `mv[/eval[/seconds]]`.
-fn move_argument<G: EngineGame>(args: &str) -> Result<Command<G::Move>, ParseError> {
-    let words = lexer::words(args);
-    let [text] = words[..] else {
-        return Err(syntax("move", "expects one move"));
-    };
-    let mut parts = text.split('/');
-    let mv = G::parse_move_text(parts.next().unwrap_or("")).map_err(|e| syntax("move", e))?;
-    let _eval = parts.next();
-    let seconds = match parts.next() {
-        None | Some("") => None,
-        Some(time) => Some(lexer::seconds("move", time)?.as_secs_f64()),
-    };
-    if parts.next().is_some() {
-        return Err(syntax("move", "too many fields"));
-    }
-    Ok(Command::Move { mv, seconds })
-}
-
-/// Reads one command line.
-pub fn parse<G: EngineGame>(line: &str) -> Result<Command<G::Move>, ParseError> {
-    let (name, args) =
-        lexer::command_word(line).ok_or_else(|| ParseError::Unknown(String::new()))?;
-    let none = |command| lexer::none(name, args).map(|()| command);
-    match name {
-        "nboard" => Ok(Command::NBoard(lexer::single(name, args, "a version")?)),
-        "set" => {
-            let (variable, value) = lexer::command_word(args)
-                .ok_or_else(|| syntax(name, "expects a variable and a value"))?;
-            let command = format!("set {variable}");
-            let command = command.as_str();
-            match variable {
-                "game" => Ok(Command::SetGame(value.trim().to_string())),
-                "position" => Ok(Command::SetPosition(value.trim().to_string())),
-                _ => match options::by_nboard(variable) {
-                    Some(option) => Ok(Command::Set(
-                        option,
-                        lexer::setting(command, value, option)?,
-                    )),
-                    None => Err(syntax(
-                        name,
-                        format!("unknown variable {:?}", lexer::shorten(variable)),
-                    )),
-                },
-            }
-        }
-        "move" => move_argument::<G>(args),
-        "go" => none(Command::Go),
-        "hint" => Ok(Command::Hint(hint_count(args)?)),
-        "ping" => Ok(Command::Ping(lexer::single(name, args, "a number")?)),
-        "learn" => none(Command::Learn),
-        "analyze" => none(Command::Analyze),
-        "quit" => none(Command::Quit),
-        "perft" => Ok(Command::Perft(lexer::option(
-            name,
-            args,
-            &options::PERFT_DEPTH,
-        )?)),
-        "solve" => none(Command::Solve),
-        "eval" => none(Command::Eval),
-        "showboard" => none(Command::ShowBoard),
-        "position" => none(Command::Position),
-        _ => Err(ParseError::Unknown(name.to_string())),
-    }
-}
+pub use grammar::{Command, parse};
 
 /// What the running job answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,20 +147,20 @@ impl<G: EngineGame> NBoard<G> {
                 }
             }
             Command::Go => {
-                let limits = self.engine.move_limits();
+                let limits = self.engine.limits(Purpose::Move, &Told::default());
                 self.start(Request::Go, Job::Go { limits });
             }
             Command::Hint(count) => {
-                let limits = self.engine.analysis_limits();
+                let limits = self.engine.limits(Purpose::Analysis, &Told::default());
                 self.start(Request::Hint, Job::Hint { count, limits });
             }
             Command::Analyze => {
-                let limits = self.engine.analysis_limits();
+                let limits = self.engine.limits(Purpose::Analysis, &Told::default());
                 self.start(Request::Analyze, Job::Analyze { limits });
             }
             Command::Learn => self.start(Request::Learn, Job::Learn),
             Command::Solve => {
-                let limits = self.engine.solve_limits();
+                let limits = self.engine.limits(Purpose::Solve, &Told::default());
                 self.start(Request::Solve, Job::Solve { limits });
             }
             Command::Perft(depth) => self.start(Request::Perft(depth), Job::Perft { depth }),
@@ -314,21 +202,6 @@ impl<G: EngineGame> NBoard<G> {
         }
     }
 
-    /// A principal variation without spaces: `F5-d6-C3`, stopping at a move that is not
-    /// legal (never print one).
-    fn pv_text(pos: &G, pv: &[G::Move]) -> String {
-        let mut pos = pos.clone();
-        let mut words = Vec::new();
-        for &mv in pv {
-            if !pos.legal_moves().as_ref().contains(&mv) {
-                break;
-            }
-            words.push(Self::move_text(&pos, mv));
-            pos = pos.play(mv);
-        }
-        words.join("-")
-    }
-
     fn depth_text(depth: u32, confidence: Confidence) -> String {
         match confidence {
             Confidence::Exact => "100%".into(),
@@ -338,8 +211,9 @@ impl<G: EngineGame> NBoard<G> {
         }
     }
 
-    fn hint_line(pos: &G, line: &HintLine<G::Move>) -> String {
-        let pv = Self::pv_text(pos, &line.pv);
+    fn hint_line(pos: &G, line: &SearchResult<G::Move>) -> String {
+        // Without spaces: `F5-D6-C3`.
+        let pv = super::pv_text(pos, &line.pv, Self::move_text, "-");
         let eval = G::score_to_text(line.score);
         let depth = Self::depth_text(line.depth, line.confidence);
         match line.book_games {
@@ -351,7 +225,8 @@ impl<G: EngineGame> NBoard<G> {
     fn progress(&mut self) {
         for item in self.engine.take_progress() {
             match item {
-                Progress::Iteration { nodes, elapsed, .. } | Progress::Nodes { nodes, elapsed } => {
+                Progress::Iteration(SearchResult { nodes, elapsed, .. })
+                | Progress::Nodes { nodes, elapsed } => {
                     // The GUI's status bar shows these: the search is alive.
                     if matches!(
                         self.request,
@@ -401,7 +276,7 @@ impl<G: EngineGame> NBoard<G> {
                     None => "PA".to_string(),
                     Some(mv) => {
                         let mv = Self::move_text(&pos, mv);
-                        if choice.depth > 0 || choice.from_book {
+                        if choice.depth > 0 || choice.is_book() {
                             format!(
                                 "{mv}/{}/{:.3}",
                                 G::score_to_text(choice.score),
@@ -524,74 +399,4 @@ impl<G: EngineGame> Session for NBoard<G> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::othello::Position;
-
-    #[test]
-    fn commands() {
-        assert_eq!(parse::<Position>("nboard 2"), Ok(Command::NBoard(2)));
-        assert_eq!(
-            parse::<Position>("set depth 12"),
-            Ok(Command::Set(
-                options::by_nboard("depth").unwrap(),
-                "12".into()
-            ))
-        );
-        assert_eq!(parse::<Position>("ping 7"), Ok(Command::Ping(7)));
-        assert_eq!(
-            parse::<Position>("move C3/3.00/0.01"),
-            Ok(Command::Move {
-                mv: "c3".parse().unwrap(),
-                seconds: Some(0.01)
-            })
-        );
-        assert_eq!(
-            parse::<Position>("move D3//18.916"),
-            Ok(Command::Move {
-                mv: "d3".parse().unwrap(),
-                seconds: Some(18.916)
-            })
-        );
-        assert!(matches!(
-            parse::<Position>("move PA"),
-            Ok(Command::Move { .. })
-        ));
-        assert_eq!(parse::<Position>("hint 64"), Ok(Command::Hint(64)));
-        assert_eq!(
-            parse::<Position>("hint 99999999999999999999999"),
-            Ok(Command::Hint(64))
-        );
-        assert!(matches!(
-            parse::<Position>("bogus"),
-            Err(ParseError::Unknown(_))
-        ));
-        for bad in [
-            "set depth 61",
-            "set hash 5000",
-            "perft 21",
-            "set movetime -1",
-            "hint 0",
-            "hint -1",
-            "move d3//-1",
-        ] {
-            assert!(
-                matches!(parse::<Position>(bad), Err(ParseError::OutOfRange { .. })),
-                "{bad}"
-            );
-        }
-        for bad in [
-            "set depth x",
-            "set colour 3",
-            "ping",
-            "move Z9",
-            "hint x",
-            "go now",
-        ] {
-            assert!(
-                matches!(parse::<Position>(bad), Err(ParseError::Syntax { .. })),
-                "{bad}"
-            );
-        }
-    }
-}
+mod tests;

@@ -16,248 +16,19 @@ use std::time::Duration;
 use super::lexer::{self, InputError};
 use super::{Arrival, Flow, Output, Session, TextLine};
 use crate::engine::{
-    Choice, Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Record,
+    Engine, EngineError, EngineGame, Job, Outcome, Played, Progress, Purpose, Record, SearchResult,
+    Told,
 };
 use crate::game::{Color, Score};
-use crate::options::{self, DEFAULT_DEPTH, ENGINE_OPTIONS, Kind, Range, Refused, Settings};
-use crate::search::{Clock, Limits};
+use crate::options::{self, ENGINE_OPTIONS, Kind, Refused, Settings};
+use crate::search::Clock;
+
+mod grammar;
+
+pub use grammar::{Command, Go, Query, Refusal, Start, parse};
 
 /// The null move UCI drivers write; read as a pass.
 const NULL_MOVE: &str = "0000";
-
-/// Where `position` starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Start {
-    StartPos,
-    Fen(String),
-}
-
-/// The arguments of `go`, as given (times in milliseconds).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Go {
-    pub p1time: Option<u64>,
-    pub p2time: Option<u64>,
-    pub p1inc: Option<u64>,
-    pub p2inc: Option<u64>,
-    pub movestogo: Option<u32>,
-    pub movetime: Option<u64>,
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub infinite: bool,
-    /// Parameters this engine does not know (`wtime 1000`), skipped: the search still
-    /// answers, as a controller waits for its `bestmove`.
-    pub ignored: Vec<String>,
-}
-
-/// The questions of `query`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Query {
-    GameOver,
-    P1Turn,
-    Result,
-}
-
-/// One parsed command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Ugi,
-    IsReady,
-    NewGame,
-    Position { start: Start, moves: Vec<String> },
-    Go(Go),
-    Stop,
-    Quit,
-    Query(Query),
-    SetOption { name: String, value: String },
-}
-
-/// Why a line was refused: the text after `info string error: `.
-pub type Refusal = String;
-
-/// Times are refused beyond this (about 31 years in milliseconds).
-const MAX_MS: u64 = 1 << 40;
-
-fn milliseconds(key: &str, text: &str) -> Result<u64, Refusal> {
-    match text.parse::<u64>() {
-        Ok(ms) if ms <= MAX_MS && text.bytes().all(|b| b.is_ascii_digit()) => Ok(ms),
-        _ => Err(format!(
-            "go: {key} expects milliseconds (a whole number from 0 to {MAX_MS}), got {:?}",
-            lexer::shorten(text)
-        )),
-    }
-}
-
-fn ranged<T>(key: &str, text: &str, range: &Range<T>) -> Result<T, Refusal>
-where
-    T: Copy + PartialOrd + std::fmt::Display + std::str::FromStr,
-{
-    range.parse(text).map_err(|refused| match refused {
-        Refused::OutOfRange(message) => format!("go: {message}"),
-        Refused::NotANumber => {
-            format!("go: {key} expects a number, got {:?}", lexer::shorten(text))
-        }
-        Refused::Expected(what) => {
-            format!("go: {key} expects {what}, got {:?}", lexer::shorten(text))
-        }
-    })
-}
-
-/// The parameters of `go` that take a value.
-const GO_PARAMETERS: [&str; 8] = [
-    "p1time",
-    "p2time",
-    "p1inc",
-    "p2inc",
-    "movestogo",
-    "movetime",
-    "depth",
-    "nodes",
-];
-
-fn parse_go(args: &str) -> Result<Go, Refusal> {
-    let words = lexer::words(args);
-    let mut go = Go::default();
-    let mut seen: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let key = words[i];
-        if key != "infinite" && !GO_PARAMETERS.contains(&key) {
-            // Skipped with its value, if the next word is none of ours: another
-            // engine's parameter (`wtime 1000`, `mate 3`) must not cost the `bestmove`.
-            let value = words
-                .get(i + 1)
-                .filter(|next| !GO_PARAMETERS.contains(next) && **next != "infinite");
-            let skipped = match value {
-                Some(value) => format!("{key} {value}"),
-                None => key.to_string(),
-            };
-            go.ignored.push(lexer::shorten(&skipped));
-            i += 1 + usize::from(value.is_some());
-            continue;
-        }
-        if seen.contains(&key) {
-            return Err(format!("go: {key} given twice"));
-        }
-        seen.push(key);
-        if key == "infinite" {
-            go.infinite = true;
-            i += 1;
-            continue;
-        }
-        let Some(&value) = words.get(i + 1) else {
-            return Err(format!("go: {key} needs a value"));
-        };
-        match key {
-            "p1time" => go.p1time = Some(milliseconds(key, value)?),
-            "p2time" => go.p2time = Some(milliseconds(key, value)?),
-            "p1inc" => go.p1inc = Some(milliseconds(key, value)?),
-            "p2inc" => go.p2inc = Some(milliseconds(key, value)?),
-            "movestogo" => {
-                go.movestogo = match value.parse::<u32>() {
-                    Ok(n) if n >= 1 && value.bytes().all(|b| b.is_ascii_digit()) => Some(n),
-                    _ => {
-                        return Err(format!(
-                            "go: movestogo expects a whole number from 1, got {:?}",
-                            lexer::shorten(value)
-                        ));
-                    }
-                }
-            }
-            "movetime" => go.movetime = Some(ranged(key, value, &options::MOVETIME_MS)?),
-            "depth" => go.depth = Some(ranged(key, value, &options::DEPTH)?),
-            _ => go.nodes = Some(ranged(key, value, &options::NODES)?),
-        }
-        i += 2;
-    }
-    Ok(go)
-}
-
-fn parse_position(args: &str) -> Result<Command, Refusal> {
-    let words = lexer::words(args);
-    let (start, rest) = match words.split_first() {
-        Some((&"startpos", rest)) => (None, rest),
-        Some((&"fen", rest)) => {
-            let end = rest
-                .iter()
-                .position(|w| *w == "moves")
-                .unwrap_or(rest.len());
-            if end == 0 {
-                return Err("position fen: the position is missing".into());
-            }
-            (Some(rest[..end].join(" ")), &rest[end..])
-        }
-        Some((other, _)) => {
-            return Err(format!(
-                "position: expected startpos or fen, got {:?}",
-                lexer::shorten(other)
-            ));
-        }
-        None => return Err("position: expected startpos or fen".into()),
-    };
-    let moves = match rest.split_first() {
-        None => Vec::new(),
-        Some((&"moves", moves)) => moves.iter().map(|m| m.to_string()).collect(),
-        Some((other, _)) => {
-            return Err(format!(
-                "position: expected moves after the position, got {:?}",
-                lexer::shorten(other)
-            ));
-        }
-    };
-    Ok(Command::Position {
-        start: start.map_or(Start::StartPos, Start::Fen),
-        moves,
-    })
-}
-
-fn parse_setoption(args: &str) -> Result<Command, Refusal> {
-    let words = lexer::words(args);
-    let Some((&"name", rest)) = words.split_first() else {
-        return Err("setoption: expected setoption name NAME value VALUE".into());
-    };
-    let split = rest
-        .iter()
-        .position(|w| *w == "value")
-        .unwrap_or(rest.len());
-    let name = rest[..split].join(" ");
-    if name.is_empty() {
-        return Err("setoption: the option name is missing".into());
-    }
-    let value = rest.get(split + 1..).unwrap_or_default().join(" ");
-    Ok(Command::SetOption { name, value })
-}
-
-/// Reads one command line (not blank).
-pub fn parse(line: &str) -> Result<Command, Refusal> {
-    let Some((name, args)) = lexer::command_word(line) else {
-        return Err("empty line".into());
-    };
-    let none = |command: Command| {
-        lexer::none(name, args)
-            .map(|()| command)
-            .map_err(|e| e.to_string())
-    };
-    match name {
-        "ugi" => none(Command::Ugi),
-        "isready" => none(Command::IsReady),
-        "uginewgame" => none(Command::NewGame),
-        "position" => parse_position(args),
-        "go" => parse_go(args).map(Command::Go),
-        "stop" => none(Command::Stop),
-        "quit" => none(Command::Quit),
-        "query" => match lexer::words(args)[..] {
-            ["gameover"] => Ok(Command::Query(Query::GameOver)),
-            ["p1turn"] => Ok(Command::Query(Query::P1Turn)),
-            ["result"] => Ok(Command::Query(Query::Result)),
-            _ => Err(format!(
-                "query: expected gameover, p1turn or result, got {:?}",
-                lexer::shorten(args.trim())
-            )),
-        },
-        "setoption" => parse_setoption(args),
-        _ => Err(format!("unknown command {:?}", lexer::shorten(name))),
-    }
-}
 
 /// The search in flight.
 struct Search {
@@ -404,43 +175,25 @@ impl<G: EngineGame> Ugi<G> {
         Ok(record)
     }
 
-    /// The limits of `go`: its own depth and nodes, else the settings'; the mover's clock
-    /// or a time per move; none at all for an infinite search.
-    fn limits(&self, go: &Go) -> Limits {
-        let settings = self.engine.settings();
-        let depth = go.depth.or(settings.depth());
-        let nodes = go.nodes.or(settings.nodes);
-        if go.infinite {
-            return Limits {
-                depth: go.depth,
-                nodes: go.nodes,
-                ..Limits::default()
-            };
-        }
+    /// What `go` tells of its limits: its own depth and nodes, the mover's clock or a
+    /// time per move, or that it runs until stopped.
+    fn told(&self, go: &Go) -> Told {
         let (time, inc) = if self.engine.position().side_to_move() == Self::p1() {
             (go.p1time, go.p1inc)
         } else {
             (go.p2time, go.p2inc)
         };
-        let clock = time.map(|ms| Clock {
-            remaining: Duration::from_millis(ms),
-            increment: Duration::from_millis(inc.unwrap_or(0)),
-            moves_to_go: go.movestogo,
-        });
-        let base = self
-            .engine
-            .limits_with(go.movetime.map(Duration::from_millis), clock);
-        let mut limits = Limits {
-            depth,
-            nodes,
-            // A level's endgame holds only while the depth is the level's own.
-            endgame: base.endgame.filter(|_| go.depth.is_none()),
-            ..base
-        };
-        if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_DEPTH);
+        Told {
+            depth: go.depth,
+            nodes: go.nodes,
+            movetime: go.movetime.map(Duration::from_millis),
+            clock: time.map(|ms| Clock {
+                remaining: Duration::from_millis(ms),
+                increment: Duration::from_millis(inc.unwrap_or(0)),
+                moves_to_go: go.movestogo,
+            }),
+            infinite: go.infinite,
         }
-        limits
     }
 
     fn execute(&mut self, command: Command) -> Flow {
@@ -520,7 +273,7 @@ impl<G: EngineGame> Ugi<G> {
             self.out.line(&format!("bestmove {NULL_MOVE}"));
             return;
         }
-        let limits = self.limits(go);
+        let limits = self.engine.limits(Purpose::Move, &self.told(go));
         log::debug!("go: {limits:?}");
         self.search = Some(Search {
             infinite: go.infinite,
@@ -554,33 +307,15 @@ impl<G: EngineGame> Ugi<G> {
         self.complete(outcome);
     }
 
-    /// Moves as UGI writes them, stopping at one that is not legal (never print one).
-    fn pv_text(pos: &G, pv: &[G::Move]) -> String {
-        let mut pos = pos.clone();
-        let mut words = Vec::new();
-        for &mv in pv {
-            if !pos.legal_moves().as_ref().contains(&mv) {
-                break;
-            }
-            words.push(pos.format_move(mv));
-            pos = pos.play(mv);
-        }
-        words.join(" ")
-    }
-
-    fn info(
-        pos: &G,
-        depth: u32,
-        score: Score,
-        nodes: u64,
-        time: Duration,
-        pv: &[G::Move],
-    ) -> String {
+    fn info(pos: &G, found: &SearchResult<G::Move>) -> String {
         let mut text = format!(
-            "info depth {depth} score cp {score} nodes {nodes} time {}",
-            time.as_millis()
+            "info depth {} score cp {} nodes {} time {}",
+            found.depth,
+            found.score,
+            found.nodes,
+            found.elapsed.as_millis()
         );
-        let pv = Self::pv_text(pos, pv);
+        let pv = super::pv_text(pos, &found.pv, G::format_move, " ");
         if !pv.is_empty() {
             text.push_str(" pv ");
             text.push_str(&pv);
@@ -595,18 +330,9 @@ impl<G: EngineGame> Ugi<G> {
         };
         let pos = self.engine.position();
         for item in items {
-            if let Progress::Iteration {
-                depth,
-                score,
-                pv,
-                nodes,
-                elapsed,
-                ..
-            } = item
-            {
+            if let Progress::Iteration(iteration) = item {
                 search.reported = true;
-                self.out
-                    .line(&Self::info(&pos, depth, score, nodes, elapsed, &pv));
+                self.out.line(&Self::info(&pos, &iteration));
             }
         }
     }
@@ -646,20 +372,12 @@ impl<G: EngineGame> Ugi<G> {
     }
 
     /// One `info` line for a move chosen without iterations (book, forced pass).
-    fn final_info(&mut self, pos: &G, choice: &Choice<G::Move>) {
-        if choice.from_book {
+    fn final_info(&mut self, pos: &G, choice: &SearchResult<G::Move>) {
+        if choice.is_book() {
             self.out.line("info string book move");
         }
-        if choice.depth > 0 || choice.from_book {
-            let line = Self::info(
-                pos,
-                choice.depth,
-                choice.score,
-                choice.nodes,
-                choice.elapsed,
-                &choice.pv,
-            );
-            self.out.line(&line);
+        if choice.depth > 0 || choice.is_book() {
+            self.out.line(&Self::info(pos, choice));
         }
     }
 }
@@ -766,70 +484,4 @@ impl<G: EngineGame> Session for Ugi<G> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn commands() {
-        assert_eq!(parse("ugi"), Ok(Command::Ugi));
-        assert_eq!(
-            parse("position startpos moves d3 c5"),
-            Ok(Command::Position {
-                start: Start::StartPos,
-                moves: vec!["d3".into(), "c5".into()]
-            })
-        );
-        assert_eq!(
-            parse("position fen 8/8/8/3ox3/3xo3/8/8/8 x moves d3"),
-            Ok(Command::Position {
-                start: Start::Fen("8/8/8/3ox3/3xo3/8/8/8 x".into()),
-                moves: vec!["d3".into()]
-            })
-        );
-        assert_eq!(
-            parse("go p1time 1000 p2time 900 p1inc 10 p2inc 20"),
-            Ok(Command::Go(Go {
-                p1time: Some(1000),
-                p2time: Some(900),
-                p1inc: Some(10),
-                p2inc: Some(20),
-                ..Go::default()
-            }))
-        );
-        assert_eq!(
-            parse("go wtime 1000 depth 3 mate infinite"),
-            Ok(Command::Go(Go {
-                depth: Some(3),
-                infinite: true,
-                ignored: vec!["wtime 1000".into(), "mate".into()],
-                ..Go::default()
-            }))
-        );
-        assert_eq!(
-            parse("setoption name Hash value 16"),
-            Ok(Command::SetOption {
-                name: "Hash".into(),
-                value: "16".into()
-            })
-        );
-        for bad in [
-            "go depth 0",
-            "go depth x",
-            "go p1time -5",
-            "go p1time",
-            "go depth 3 depth 4",
-            "position",
-            "position fen",
-            "position fen moves d3",
-            "position startpos d3",
-            "query",
-            "query turn",
-            "setoption Hash 16",
-            "setoption name",
-            "isready now",
-            "uci",
-        ] {
-            assert!(parse(bad).is_err(), "{bad}");
-        }
-    }
-}
+mod tests;

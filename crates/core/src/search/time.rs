@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use super::{Clock, Limits};
+use crate::game::Color;
 
 /// The time limits of one search, measured from its start.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -266,12 +267,119 @@ pub fn next_fits(budget: &Budget, elapsed: Duration, expected: Duration) -> bool
     elapsed + expected < finish_by
 }
 
+/// A game's time control as a controller sets it (GTP's `time_settings` and
+/// `time_left`): a main time, then byo-yomi periods of `stones` moves each, and the time
+/// each side was last told it has left. Until one is set there is none.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeControl {
+    main: Duration,
+    byo_yomi: Duration,
+    stones: u32,
+    /// Set by a controller.
+    given: bool,
+    /// The time left per side (Black, White), with the moves of the period it is for
+    /// (0: the main time).
+    left: [Option<(Duration, u32)>; 2],
+}
+
+/// What a time control allows the next move: a time for it, or a clock to share out.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Allowance {
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+}
+
+impl TimeControl {
+    /// `main` time, then periods of `byo_yomi` for `stones` moves (no period: 0 stones
+    /// or no time); the time left of both sides forgotten.
+    pub fn new(main: Duration, byo_yomi: Duration, stones: u32) -> TimeControl {
+        TimeControl {
+            main,
+            byo_yomi,
+            stones,
+            given: true,
+            left: [None, None],
+        }
+    }
+
+    /// `color` has `left`, for the next `stones` moves (0: in the main time).
+    pub fn time_left(&mut self, color: Color, left: Duration, stones: u32) {
+        self.left[usize::from(color == Color::White)] = Some((left, stones));
+    }
+
+    /// What the next move of `color` may take (the time module does the arithmetic).
+    pub fn allowance(&self, color: Color) -> Allowance {
+        let per_move = |total: Duration, stones: u32| Allowance {
+            movetime: Some(period_move_time(total, stones)),
+            clock: None,
+        };
+        let clock = |remaining: Duration| Allowance {
+            movetime: None,
+            clock: Some(Clock {
+                remaining,
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            }),
+        };
+        if let Some((left, stones)) = self.left[usize::from(color == Color::White)] {
+            return if stones > 0 {
+                per_move(left, stones)
+            } else if !left.is_zero() {
+                clock(left)
+            } else if !self.byo_yomi.is_zero() {
+                per_move(self.byo_yomi, self.stones)
+            } else {
+                Allowance {
+                    movetime: Some(LAST_MOVE_TIME),
+                    clock: None,
+                }
+            };
+        }
+        if !self.given {
+            Allowance::default()
+        } else if !self.main.is_zero() {
+            clock(self.main)
+        } else if !self.byo_yomi.is_zero() {
+            // `0 N 0`: N seconds per move (the spec reads it as no limit; a time per move
+            // keeps both readings safe).
+            per_move(self.byo_yomi, self.stones)
+        } else {
+            Allowance::default()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_time_control_allows_its_main_time_then_its_period_shared_out() {
+        let none = TimeControl::default();
+        assert_eq!(none.allowance(Color::Black), Allowance::default());
+        let mut control = TimeControl::new(ms(60_000), ms(10_000), 5);
+        let clock = control.allowance(Color::Black).clock.unwrap();
+        assert_eq!(clock.remaining, ms(60_000));
+        control.time_left(Color::White, ms(4_000), 2);
+        assert_eq!(
+            control.allowance(Color::White).movetime,
+            Some(period_move_time(ms(4_000), 2))
+        );
+        control.time_left(Color::Black, Duration::ZERO, 0);
+        assert_eq!(
+            control.allowance(Color::Black).movetime,
+            Some(period_move_time(ms(10_000), 5)),
+            "the main time spent: the next period"
+        );
+        let per_move = TimeControl::new(Duration::ZERO, ms(3_000), 0);
+        assert_eq!(
+            per_move.allowance(Color::White).movetime,
+            Some(period_move_time(ms(3_000), 1))
+        );
     }
 
     /// The budget of `limits` for a game whose plan has nothing to say.

@@ -10,10 +10,10 @@ use clap::Parser;
 
 use super::args::{self, EngineOptions, Flags, is_option, ranged};
 use super::out::{Failure, out};
-use iago_core::eval::othello_evaluator;
 use iago_core::files;
 use iago_core::game::{Color, Game, Score};
 use iago_core::options::Range;
+use iago_core::othello::eval::othello_evaluator;
 use iago_core::othello::game_input::{GameFile, GameInput};
 use iago_core::othello::notation::format_position;
 use iago_core::othello::wthor::read_wthor_players;

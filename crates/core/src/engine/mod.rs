@@ -21,8 +21,8 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::book::BookChoice;
 use crate::game::{Color, Evaluator, Score};
+use crate::options::BookChoice;
 use crate::options::{Applies, DEFAULT_DEPTH, EngineOption, Player, Refused, Settings};
 use crate::search::{Clock, Confidence, Limits, SearchReport, Searchable, Searcher, Variety, time};
 

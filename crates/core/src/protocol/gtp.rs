@@ -882,7 +882,7 @@ impl<G: EngineGame> Session for Gtp<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::BookChoice;
+    use crate::options::BookChoice;
     use crate::othello::Position;
     use std::sync::Mutex;
 

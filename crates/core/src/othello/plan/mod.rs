@@ -165,7 +165,7 @@ fn pre_solve_depth(empties: u32) -> u32 {
 /// prove the wipeout move by move. FFO #59 (34 empties, a wipeout) took 1.2 billion
 /// nodes in midgame iterations 19 to 24 with the weights of 2026-11-28, and 13 million
 /// in its solves.
-const SATURATED: Score = crate::eval::pattern::LIMIT;
+const SATURATED: Score = crate::othello::eval::pattern::LIMIT;
 
 /// Beyond this many empties, where the solver alone takes hours even at its least sure
 /// level (at 38 empties, no result of level 0 in 90 s), a solve is a midgame search to

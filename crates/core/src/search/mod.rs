@@ -172,10 +172,8 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// The deepest iteration when no depth limit is given.
 const MAX_DEPTH: u32 = 64;
 
-/// A forced move on the clock is solved exactly up to this depth (a matter of
-/// milliseconds), and otherwise searched this deep, in this part of the time a move
-/// would get.
-const FORCED_MOVE_SOLVE_DEPTH: u32 = 20;
+/// A forced move on the clock that its plan does not solve ([`Plan::forced_move_solve_depth`])
+/// is searched this deep, in this part of the time a move would get.
 const FORCED_MOVE_DEPTH: u32 = 8;
 const FORCED_MOVE_TIME_SHARE: u32 = 4;
 
@@ -533,7 +531,6 @@ impl<G: Searchable> Searcher<G> {
         start: Instant,
     ) -> (Course, G::Plan) {
         let plan = G::Plan::new(pos, legal);
-        let solve_depth = plan.solve_depth();
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         // A forced move on the clock needs no choice, only a true score at little cost:
         // exact where the solve is quick, else a short search, in a part of the time.
@@ -554,8 +551,8 @@ impl<G: Searchable> Searcher<G> {
                 unsettled: None,
             };
         }
-        let max_depth = match solve_depth {
-            Some(depth) if forced && depth <= FORCED_MOVE_SOLVE_DEPTH => depth,
+        let max_depth = match plan.forced_move_solve_depth() {
+            Some(depth) if forced => depth,
             _ if forced => FORCED_MOVE_DEPTH,
             _ => limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
         };

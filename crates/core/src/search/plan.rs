@@ -42,6 +42,13 @@ pub trait Plan<G: Searchable>: Sized {
         None
     }
 
+    /// The depth a forced move on the clock is solved to, where its exact solve costs
+    /// little (a forced move needs no choice, only a true score); `None`: the search
+    /// gives it a short midgame search instead.
+    fn forced_move_solve_depth(&self) -> Option<u32> {
+        None
+    }
+
     /// The deepest midgame iteration worth searching within `max_depth` (helper threads
     /// go no deeper): short of the solve, which is not a midgame iteration.
     fn deepest_midgame(&self, max_depth: u32) -> u32 {

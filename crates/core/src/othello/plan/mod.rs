@@ -56,6 +56,11 @@ impl Plan<Position> for OthelloPlan {
         Some(self.solve_depth)
     }
 
+    /// A solve this shallow is a matter of milliseconds.
+    fn forced_move_solve_depth(&self) -> Option<u32> {
+        (self.solve_depth <= FORCED_MOVE_SOLVE_DEPTH).then_some(self.solve_depth)
+    }
+
     /// A midgame iteration this close to the end is no cheaper than the solve.
     fn deepest_midgame(&self, max_depth: u32) -> u32 {
         max_depth.min(self.empties.saturating_sub(2))
@@ -158,6 +163,10 @@ fn pre_solve_depth(empties: u32) -> u32 {
     let depth = empties.saturating_sub(10).max(1);
     if empties > 30 { depth } else { depth.min(12) }
 }
+
+/// A forced move on the clock is solved exactly up to this depth (a matter of
+/// milliseconds), and otherwise searched a few plies.
+const FORCED_MOVE_SOLVE_DEPTH: u32 = 20;
 
 /// A midgame score this far from even (63.99 discs, where the pattern evaluation stops
 /// short of a wipeout) sends the search to its solve at once: where the evaluation is at
@@ -361,6 +370,22 @@ mod tests {
             may_save: false,
             unsettled: None,
         }
+    }
+
+    #[test]
+    fn a_forced_move_is_solved_up_to_twenty_empties() {
+        let plan = |solve_depth| OthelloPlan {
+            empties: solve_depth,
+            solve_depth,
+        };
+        assert_eq!(
+            plan(FORCED_MOVE_SOLVE_DEPTH).forced_move_solve_depth(),
+            Some(20)
+        );
+        assert_eq!(
+            plan(FORCED_MOVE_SOLVE_DEPTH + 1).forced_move_solve_depth(),
+            None
+        );
     }
 
     #[test]

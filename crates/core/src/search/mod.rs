@@ -13,16 +13,16 @@
 //! midgame iteration beside the driver's (`helpers`); tables shared between threads are
 //! made of `slot`s, and the threads share out the moves (`busy`).
 
-pub(crate) mod busy;
+mod busy;
 mod helpers;
-pub(crate) mod memory;
+mod memory;
 mod negamax;
 mod ordering;
 pub mod plan;
 pub mod probcut;
-pub(crate) mod slot;
+mod slot;
 pub mod time;
-pub(crate) mod tt;
+mod tt;
 
 use std::cell::RefCell;
 use std::fmt;
@@ -33,8 +33,8 @@ use crate::game::{Evaluator, INFINITY, Score, mix64};
 
 use busy::BusyMarks;
 pub use memory::OutOfMemory;
-use negamax::{LineSink, Pulse};
-pub use negamax::{Run, Watch};
+pub use negamax::Watch;
+use negamax::{LineSink, Pulse, Run};
 pub use ordering::OrderingRules;
 use plan::{Course, PlanTables, Step, Tables};
 pub use plan::{Plan, Searchable};
@@ -485,7 +485,7 @@ impl<G: Searchable> Searcher<G> {
         if course.lines == 1
             && focus.moves.is_none()
             && plan.may_solve(&course)
-            && let Some(found) = G::Plan::proven(&run, pos)
+            && let Some(found) = G::Plan::proven(plan::SearchView::of(&run), pos)
         {
             return proven_report(&run, pos, (&course, &plan), found);
         }

@@ -17,10 +17,10 @@ mod stability;
 use std::time::Duration;
 
 use crate::game::{Game, Score};
-use crate::search::plan::{Course, Plan, ProbCut, Searchable, Step};
+use crate::search::Confidence;
+use crate::search::plan::{Course, Plan, ProbCut, SearchMut, SearchView, Searchable, Step};
 use crate::search::probcut::confidence_percent;
 use crate::search::time::{self, Schedule};
-use crate::search::{Confidence, Run};
 
 use super::{DISC, Move, Position};
 use clock::solve_start_time;
@@ -120,8 +120,8 @@ impl Plan<Position> for OthelloPlan {
         solves_in_midgame(self.empties, score)
     }
 
-    fn proven(run: &Run<'_, Position>, pos: &Position) -> Option<(Move, Score)> {
-        endgame::proven(run, pos)
+    fn proven(search: SearchView<'_, '_, Position>, pos: &Position) -> Option<(Move, Score)> {
+        endgame::proven(search, pos)
     }
 
     fn may_solve(&self, course: &Course) -> bool {
@@ -129,28 +129,28 @@ impl Plan<Position> for OthelloPlan {
     }
 
     fn solve_line(
-        run: &Run<'_, Position>,
+        search: SearchView<'_, '_, Position>,
         pos: &Position,
         first: Move,
         score: Score,
         confidence: Confidence,
     ) -> Option<Vec<Move>> {
         match confidence {
-            Confidence::Exact => endgame::exact_line(run, pos, first, score),
-            Confidence::Probable(_) => endgame::table_line(run, pos, first),
+            Confidence::Exact => endgame::exact_line(search, pos, first, score),
+            Confidence::Probable(_) => endgame::table_line(search, pos, first),
             _ => None,
         }
     }
 
     #[inline(always)]
     fn solve(
-        run: &mut Run<'_, Position>,
+        search: SearchMut<'_, '_, Position>,
         pos: &Position,
         depth: i32,
         alpha: Score,
         beta: Score,
     ) -> Option<Score> {
-        endgame::solve_if_reachable(run, pos, depth, alpha, beta)
+        endgame::solve_if_reachable(search, pos, depth, alpha, beta)
     }
 }
 

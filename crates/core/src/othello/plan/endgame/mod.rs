@@ -39,9 +39,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use crate::game::{Color, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position};
-use crate::search::plan::Tables;
+use crate::search::plan::{SearchMut, Tables};
 use crate::search::probcut::bounds;
-use crate::search::{OrderingRules, OutOfMemory, Run, Watch};
+use crate::search::{OrderingRules, OutOfMemory, Watch};
 
 use super::probcut::{SELECTIVE_T, endgame_fit};
 use super::probcut_params::ENDGAME_DEPTH;
@@ -753,18 +753,26 @@ fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 
 /// not, or where the run has no solver (a helper thread's).
 #[inline(always)]
 pub(super) fn solve_if_reachable(
-    run: &mut Run<'_, Position>,
+    mut search: SearchMut<'_, '_, Position>,
     pos: &Position,
     depth: i32,
     alpha: Score,
     beta: Score,
 ) -> Option<Score> {
     let empties = pos.empty_count();
-    if depth < empties as i32 || run.solve_in_midgame && empties > SOLVER_FROM {
+    let view = search.view();
+    if depth < empties as i32 || view.solves_in_midgame() && empties > SOLVER_FROM {
         return None;
     }
-    let solver = run.plan_tables?;
-    let evaluator = run.evaluator;
+    let solver = view.tables()?;
+    let evaluator = view.evaluator();
+    let (rules, selectivity) = (view.rules(), view.end_selectivity());
+    // A solve in the midgame calls the solver many times: no threads for each.
+    let threads = if view.solves_in_midgame() {
+        1
+    } else {
+        view.threads()
+    };
     // The side only names the colours; the solver's positions need none.
     let eval = move |player: u64, opponent: u64| {
         evaluator.evaluate(&Position {
@@ -780,12 +788,11 @@ pub(super) fn solve_if_reachable(
     };
     Some(solve_position(
         solver,
-        &mut run.watch,
-        run.rules,
+        search.watch(),
+        rules,
         &eval,
-        run.end_selectivity,
-        // A solve in the midgame calls the solver many times: no threads for each.
-        if run.solve_in_midgame { 1 } else { run.threads },
+        selectivity,
+        threads,
         pos,
         alpha,
         beta,

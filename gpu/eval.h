@@ -1,4 +1,4 @@
-// iago's pattern evaluation, bit for bit (crates/core/src/eval/features.rs and pattern.rs).
+// iago's pattern evaluation, bit for bit (crates/core/src/othello/eval/features.rs and pattern.rs).
 //
 // The same 11 patterns and their 46 distinct symmetric placements in the same order, the
 // same ternary index of each placement (the squares of the pattern in increasing bit order

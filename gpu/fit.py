@@ -457,7 +457,7 @@ def self_test():
     assert decode_weights(b"IAGOPAT2" + struct.pack("<II", 1, 5) + bytes([14, 0, 2, 5, 0xD8, 0x04]))[2].tolist() == [
         7, 0, 0, -3, 300]
     assert round_half_away(np.array([0.5, -0.5, 1.5, 2.5])).tolist() == [1, -1, 2, 3]
-    shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates/core/src/eval/weights/patterns.bin")
+    shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates/core/src/othello/eval/weights/patterns.bin")
     if os.path.exists(shipped):
         data = open(shipped, "rb").read()
         stages, stage_len, values = decode_weights(data)

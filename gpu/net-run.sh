@@ -81,7 +81,7 @@ PYTHONUNBUFFERED=1 python3 gpu/net.py "${features[@]}" --canonical "$WORK/canoni
     --test "$WORK/test.fea" --device "$DEVICE" --width "$WIDTH" --hidden "$HIDDEN" \
     --buckets "$BUCKETS" --epochs "$EPOCHS" --batch "$BATCH" --rate "$RATE" \
     --max-seconds "$left" --held-max 1000000 "${curve[@]}" \
-    --pattern crates/core/src/eval/weights/patterns.bin \
+    --pattern crates/core/src/othello/eval/weights/patterns.bin \
     --out "$WORK/net.bin" --json "$OUT/net.json" 2>&1 | tee -a "$LOG"
 status=${PIPESTATUS[0]}
 

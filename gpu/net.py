@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains iago's evaluation network (crates/core/src/eval/network.rs) on IAGOFEA1 features
+"""Trains iago's evaluation network (crates/core/src/othello/eval/network.rs) on IAGOFEA1 features
 (`iago features`), with PyTorch on the GPU when there is one, else on the CPU; NumPy alone
 runs the quantised pass, the file format and the self-test's fixture check.
 
@@ -48,7 +48,7 @@ OUTPUT_SCALE = 16.0
 # Embedding and bias bounds (float) that keep the int16 accumulator from overflowing.
 EMBED_BOUND, BIAS_BOUND = 2.4, 1.0
 GOLDEN = 0x9E3779B97F4A7C15
-FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates/core/src/eval/network_fixture.txt")
+FIXTURE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "crates/core/src/othello/eval/network_fixture.txt")
 
 
 def log(*parts):

@@ -48,7 +48,7 @@ static const char* USAGE =
     "  canonical --out FILE         the tied index of every weight index (IAGOCAN1: the\n"
     "                               magic, u32 stage_len, stage_len u32), for gpu/fit.py\n"
     "common options: --weights FILE (IAGOPAT2, default\n"
-    "  crates/core/src/eval/weights/patterns.bin), --threads N (CPU), --device cpu|gpu\n";
+    "  crates/core/src/othello/eval/weights/patterns.bin), --threads N (CPU), --device cpu|gpu\n";
 
 static void fail(const char* format, ...) {
   va_list args;
@@ -590,7 +590,7 @@ struct HostWeights {
 };
 
 static HostWeights load_weights(const Args& args) {
-  const std::string path = args.text("--weights", "crates/core/src/eval/weights/patterns.bin");
+  const std::string path = args.text("--weights", "crates/core/src/othello/eval/weights/patterns.bin");
   std::string error;
   HostWeights weights;
   weights.values = read_weights(path.c_str(), h_layout, weights.stages, error);

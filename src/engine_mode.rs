@@ -172,7 +172,7 @@ pub fn run(args: &[String]) -> Result<(), Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use iago_core::book::BookChoice;
+    use iago_core::options::BookChoice;
     use iago_core::options::Player;
 
     fn args(text: &str) -> Vec<String> {

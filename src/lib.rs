@@ -8,5 +8,5 @@
 pub mod cli;
 
 pub use iago_arena as arena;
-pub use iago_core::{book, engine, eval, game, mill, options, othello, protocol, search, text};
+pub use iago_core::{engine, game, mill, options, othello, protocol, search, text};
 pub use iago_training::{book_build, corpus, label, train};

@@ -1,19 +1,19 @@
-//! Decodes the embedded pattern weights (`src/eval/weights/patterns.bin`, a compact file)
+//! Decodes the embedded pattern weights (`src/othello/eval/weights/patterns.bin`, a compact file)
 //! into the array the evaluation reads in place, so that start-up does not decode them.
 
 use std::path::Path;
 
 #[allow(dead_code)]
-#[path = "src/eval/weight_file.rs"]
+#[path = "src/othello/eval/weight_file.rs"]
 mod weight_file;
 
 /// More stages than any weight file may have: a bound on what a bad file could allocate.
 const MOST_STAGES: usize = 60;
 
 fn main() {
-    let source = "src/eval/weights/patterns.bin";
+    let source = "src/othello/eval/weights/patterns.bin";
     println!("cargo::rerun-if-changed={source}");
-    println!("cargo::rerun-if-changed=src/eval/weight_file.rs");
+    println!("cargo::rerun-if-changed=src/othello/eval/weight_file.rs");
     let bytes = std::fs::read(source).unwrap_or_else(|e| panic!("{source}: {e}"));
     let header = weight_file::read_header(&bytes).unwrap_or_else(|e| panic!("{source}: {e}"));
     assert!(

@@ -5,9 +5,10 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use super::args::{self, EngineOptions, Flags, HELP_TEMPLATE, number, ranged};
-use iago_core::book::{Book, BookChoice, LearnSettings};
-use iago_core::eval::othello_evaluator;
+use iago_core::options::BookChoice;
 use iago_core::options::{self, Range};
+use iago_core::othello::book::{Book, LearnSettings};
+use iago_core::othello::eval::othello_evaluator;
 use iago_core::othello::game_input::GameFile;
 use iago_core::othello::{DISC, Move, Position};
 use iago_core::search::Searcher;
@@ -193,7 +194,7 @@ fn build(options: BuildArgs) -> Result<(), Failure> {
     );
     let make_searcher = || match searcher(&eval) {
         Ok(searcher) => searcher,
-        Err(_) => Searcher::new(Box::new(iago_core::eval::SimpleOthello)),
+        Err(_) => Searcher::new(Box::new(iago_core::othello::eval::SimpleOthello)),
     };
     let progress = |done: usize, total: usize| {
         eprint!("\rbook build: {done}/{total} positions searched");

@@ -8,8 +8,8 @@ use clap::Parser;
 
 use super::args::{self, number};
 use super::out::{Failure, outln};
-use iago_core::eval::features;
 use iago_core::files::{self, Replacement};
+use iago_core::othello::eval::features;
 use iago_core::othello::notation::format_position;
 use iago_training::corpus::records::{self, GamePosition};
 

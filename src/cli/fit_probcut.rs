@@ -17,9 +17,9 @@ use std::sync::atomic::AtomicBool;
 use clap::Parser;
 
 use super::args::{self, EngineOptions, Flags, number};
-use iago_core::eval::othello_evaluator;
 use iago_core::game::{Game, mix64};
 use iago_core::othello::Position;
+use iago_core::othello::eval::othello_evaluator;
 use iago_core::othello::plan::probcut::{FULL_WIDTH_FIT_DEPTH, MIN_DEPTH, phase, shallow_depth};
 use iago_core::othello::wthor::read_wthor_dir;
 use iago_core::search::probcut::{Fit, fit_line};

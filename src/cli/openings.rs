@@ -5,8 +5,8 @@ use clap::Parser;
 use super::args::{self, EngineOptions, Flags, Refusal, ranged};
 use super::out::{Failure, out};
 use iago_arena::openings::{BalanceSettings, format_balanced, generate_balanced};
-use iago_core::eval::othello_evaluator;
 use iago_core::options::{self, Range, Refused};
+use iago_core::othello::eval::othello_evaluator;
 
 /// Prints an opening file: every position N moves from the start (one per symmetry class)
 /// whose search score at depth D is within DISCS of zero, as move sequences with their

@@ -8,9 +8,9 @@ use std::time::Instant;
 use clap::Parser;
 
 use super::args::{self, EngineOptions, Flags, number};
-use iago_core::eval::features::{MAX_STAGES, STAGES};
-use iago_core::eval::pattern::{PatternEval, PatternWeights};
 use iago_core::game::Evaluator;
+use iago_core::othello::eval::features::{MAX_STAGES, STAGES};
+use iago_core::othello::eval::pattern::{PatternEval, PatternWeights};
 use iago_core::othello::{DISC, Position};
 use iago_training::train::{
     Dataset, Labels, Optimizer, Sample, StageErrors, TrainConfig, Trainer, fit, load_games,
@@ -18,7 +18,7 @@ use iago_training::train::{
 };
 
 /// Fits the pattern evaluation's weights and writes them to FILE (required; the next
-/// build embeds crates/core/src/eval/weights/patterns.bin, so name that file to replace
+/// build embeds crates/core/src/othello/eval/weights/patterns.bin, so name that file to replace
 /// the shipped weights). A fit of no positions, or one whose error is not a number,
 /// writes nothing and fails. The positions come from the WTHOR games in DIR, labelled
 /// with the games' scores, from files of positions scored by iago's searches (`iago
@@ -89,7 +89,7 @@ struct TrainArgs {
     /// Seed of the shuffles (default 1)
     #[arg(long, value_name = "N", value_parser = number::<u64>)]
     seed: Option<u64>,
-    /// Labels (crates/core/src/eval/README.md): split (the game's theoretical score while
+    /// Labels (crates/core/src/othello/eval/README.md): split (the game's theoretical score while
     /// at least its depth of empties remain, the final result after), theoretical
     /// (everywhere), blend (sliding from the theoretical score to the final result over
     /// the last moves)
@@ -210,7 +210,7 @@ fn checked(args: TrainArgs) -> Result<Fit, String> {
         return Err("train: --rate must be more than 0 and at most 1, --l2 between 0 and 1".into());
     }
     let out = args.out.clone().ok_or(
-        "train: --out FILE is required (crates/core/src/eval/weights/patterns.bin to \
+        "train: --out FILE is required (crates/core/src/othello/eval/weights/patterns.bin to \
          replace the shipped weights)",
     )?;
     let mut inputs: Vec<PathBuf> = (args.samples.iter())

@@ -7,8 +7,8 @@ use std::sync::atomic::AtomicBool;
 
 use crate::common::{ArrayBoard, iago, scratch, stderr, stdout};
 use crate::protocol_io::IAGO;
-use iago::eval::othello_evaluator;
 use iago::game::Game;
+use iago::othello::eval::othello_evaluator;
 use iago::othello::game_input::parse_game;
 use iago::othello::notation::format_position;
 use iago::othello::wthor::{WthorGame, encode_wthor};

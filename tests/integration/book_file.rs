@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use iago::book::Book;
 use iago::game::Game;
+use iago::othello::book::Book;
 use iago::othello::{Move, Position};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};

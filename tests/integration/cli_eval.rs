@@ -197,7 +197,7 @@ fn train_fits_and_writes_a_loadable_file() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(out.contains("data: 20 games"), "{out}");
     assert!(out.contains("overall:"), "{out}");
-    assert!(iago::eval::pattern::PatternWeights::decode(&written).is_ok());
+    assert!(iago::othello::eval::pattern::PatternWeights::decode(&written).is_ok());
     let missing = iago(&["train"]);
     assert_eq!(missing.status.code(), Some(2));
 }

@@ -217,7 +217,7 @@ fn a_closed_stdout_ends_every_subcommand_quietly() {
         &["bench", "--depth", "3"],
         &["solve", problems],
         &["book", "show"],
-        &["book", "check", "crates/core/src/book/book.bin"],
+        &["book", "check", "crates/core/src/othello/book/book.bin"],
         &["perft", "3", "--divide"],
         &["perft", "--game", "mill", "2"],
         &["help"],

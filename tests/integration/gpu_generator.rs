@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use iago::eval::features;
-use iago::eval::pattern::PatternWeights;
 use iago::game::{Color, Game};
 use iago::othello::Position;
+use iago::othello::eval::features;
+use iago::othello::eval::pattern::PatternWeights;
 
 use crate::protocol_io::IAGO;
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -56,7 +56,7 @@ fn generator() -> &'static Path {
 }
 
 fn weights_file() -> String {
-    format!("{ROOT}/crates/core/src/eval/weights/patterns.bin")
+    format!("{ROOT}/crates/core/src/othello/eval/weights/patterns.bin")
 }
 
 /// Runs the generator, feeding `stdin`.

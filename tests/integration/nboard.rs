@@ -1102,7 +1102,7 @@ fn separate_value(pos: &Position, mv: Move, confidence: iago::search::Confidence
         last: confidence,
         stop: &stop,
     };
-    let mut searcher = Searcher::new(iago::eval::othello_evaluator("default").unwrap());
+    let mut searcher = Searcher::new(iago::othello::eval::othello_evaluator("default").unwrap());
     let limits = Limits {
         depth: Some(60),
         endgame: Some(Endgame {
@@ -1206,7 +1206,7 @@ fn a_long_hint_steps_through_the_selective_solves() {
 /// even number of empties whatever its own.
 #[test]
 fn analysis_over_the_book_line_is_the_books_value() {
-    let book = iago::book::Book::embedded();
+    let book = iago::othello::book::Book::embedded();
     let mut pos = Position::start();
     let (mut moves, mut black_values) = (String::new(), Vec::new());
     for ply in 0..24 {

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use crate::common::{iago, scratch, stderr, stdout_of};
 
-use iago::eval::features;
+use iago::othello::eval::features;
 use iago::othello::notation::parse_position;
 
 const TEST_GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/test/d6e20-s99.gam");

@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::protocol_io::IAGO;
-use iago::eval::othello_evaluator;
 use iago::game::Game;
+use iago::othello::eval::othello_evaluator;
 use iago::othello::notation::parse_position;
 use iago::othello::symmetry::Symmetry;
 use iago::othello::{Move, Position};

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::common::{ArrayBoard, iago, scratch, stdout_of};
 use iago::corpus::records;
-use iago::eval::pattern::PatternWeights;
+use iago::othello::eval::pattern::PatternWeights;
 
 fn selfplay(out: &Path, threads: &str) -> String {
     stdout_of(&iago(&[

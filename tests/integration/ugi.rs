@@ -3,9 +3,9 @@
 //! `stop`, commands that wait behind a search, passes, FEN positions and a whole game.
 
 use crate::protocol_io::{Engine, run_all};
-use iago::eval::OTHELLO_EVALUATORS;
 use iago::game::Game;
 use iago::othello::Position;
+use iago::othello::eval::OTHELLO_EVALUATORS;
 
 const RANDOM: &[&str] = &[
     "--protocol",

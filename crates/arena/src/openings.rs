@@ -318,7 +318,7 @@ mod tests {
             depth: 1,
             max_discs: 64.0,
         };
-        let evaluator = iago_core::eval::othello_evaluator("default").unwrap();
+        let evaluator = iago_core::othello::eval::othello_evaluator("default").unwrap();
         let openings = generate_balanced(&settings, evaluator);
         // The 12 positions after two plies fall into 3 classes: perpendicular, diagonal
         // and parallel openings.
@@ -329,7 +329,7 @@ mod tests {
             max_discs: -1.0,
             ..settings
         };
-        let evaluator = iago_core::eval::othello_evaluator("default").unwrap();
+        let evaluator = iago_core::othello::eval::othello_evaluator("default").unwrap();
         assert!(generate_balanced(&none, evaluator).is_empty());
     }
 
@@ -375,7 +375,8 @@ mod tests {
     /// beyond 3). New weights that fail this need a new set: its header has the command.
     #[test]
     fn the_default_set_is_balanced_under_the_weights_built_in() {
-        let mut searcher = Searcher::new(iago_core::eval::othello_evaluator("default").unwrap());
+        let mut searcher =
+            Searcher::new(iago_core::othello::eval::othello_evaluator("default").unwrap());
         searcher.set_hash_mb(1);
         let stop = AtomicBool::new(false);
         let limits = Limits {

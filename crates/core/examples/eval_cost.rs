@@ -15,11 +15,11 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use iago_core::eval::features::{self, MAX_MOBILITY};
-use iago_core::eval::network::NetworkEval;
-use iago_core::eval::pattern::PatternWeights;
 use iago_core::game::Evaluator;
 use iago_core::othello::Position;
+use iago_core::othello::eval::features::{self, MAX_MOBILITY};
+use iago_core::othello::eval::network::NetworkEval;
+use iago_core::othello::eval::pattern::PatternWeights;
 
 fn random_positions(count: usize) -> Vec<Position> {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;

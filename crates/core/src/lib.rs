@@ -1,8 +1,6 @@
 //! iago: an Othello engine, with Nine Men's Morris on the same search and protocols.
 
-pub mod book;
 pub mod engine;
-pub mod eval;
 pub mod files;
 pub mod game;
 pub mod games;

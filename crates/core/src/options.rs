@@ -6,10 +6,9 @@
 //! same words (`depth must be between 1 and 64`), and a new option is one row.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
-
-use crate::book::BookChoice;
 
 /// A numeric option: what a value must be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +21,27 @@ pub struct Range<T> {
     pub max: T,
     /// The unit the value counts, after the range in errors ("" for a plain count).
     pub unit: &'static str,
+}
+
+/// Which opening book to use: `--book PATH`, `--book none`, or the game's own (for a game
+/// with a book; the others have none whatever is chosen).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum BookChoice {
+    #[default]
+    Default,
+    None,
+    File(PathBuf),
+}
+
+impl BookChoice {
+    /// Reads a `--book` argument: `none` disables the book, anything else is a path.
+    pub fn from_arg(arg: &str) -> BookChoice {
+        if arg.eq_ignore_ascii_case("none") {
+            BookChoice::None
+        } else {
+            BookChoice::File(PathBuf::from(arg))
+        }
+    }
 }
 
 /// Depth used when nothing else bounds a search, so that no request runs forever.

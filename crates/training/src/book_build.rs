@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use iago_core::book::{Book, Key, Leaf, key_of};
+use iago_core::othello::book::{Book, Key, Leaf, key_of};
 use iago_core::othello::{Move, Position};
 use iago_core::search::Searcher;
 

@@ -4,7 +4,7 @@
 //! Human game results are noisy labels (every later mistake of either player moves
 //! them); a search is a far better estimate of a position's value, and an exact solve is
 //! the value itself. `iago label` writes the scored positions to a file that `iago train
-//! --samples` fits on (see `src/eval/README.md`).
+//! --samples` fits on (see `crates/core/src/othello/eval/README.md`).
 //!
 //! File format, little-endian: the magic `IAGOLBL1`, the record count (u64), then per
 //! record the side to move's discs (u64), the opponent's (u64), the score for the side
@@ -16,9 +16,9 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use iago_core::eval::othello_evaluator;
 use iago_core::game::Color;
 use iago_core::othello::Position;
+use iago_core::othello::eval::othello_evaluator;
 use iago_core::search::{Confidence, Limits, Searcher};
 
 const MAGIC: &[u8; 8] = b"IAGOLBL1";

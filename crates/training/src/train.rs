@@ -1,7 +1,7 @@
 //! Fitting the pattern weights: positions from WTHOR games, labelled with the games'
 //! scores, fitted by stochastic gradient descent on the squared error with L2 decay.
 //!
-//! Labels (see `src/eval/README.md` for why): a position with at least the file's
+//! Labels (see `crates/core/src/othello/eval/README.md` for why): a position with at least the file's
 //! "theoretical depth" empties (24 in every WTHOR file) gets the game's theoretical
 //! score, the exact result of perfect play from that depth on, so human endgame errors
 //! do not blur the midgame labels; a later position gets the game's final result.
@@ -11,10 +11,10 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::Instant;
 
-use iago_core::eval::features::{self, Layout, stage_of_discs};
-use iago_core::eval::pattern::PatternWeights;
 use iago_core::game::Color;
 use iago_core::othello::Position;
+use iago_core::othello::eval::features::{self, Layout, stage_of_discs};
+use iago_core::othello::eval::pattern::PatternWeights;
 use iago_core::othello::wthor::parse_wthor;
 
 /// One labelled position.
@@ -187,7 +187,7 @@ impl Default for TrainConfig {
             learning_rate: 0.0015,
             l2: 0.0005,
             // Overlaps of 2, 4, 6, 8 and 12 discs against none, 2,000 games at depth 6:
-            // +65, +87, +102, +88, +72 Elo (src/eval/README.md).
+            // +65, +87, +102, +88, +72 Elo (crates/core/src/othello/eval/README.md).
             stage_overlap: 6,
             optimizer: Optimizer::Sgd,
             seed: 1,
@@ -587,7 +587,7 @@ impl Trainer {
     }
 
     /// Every weight of every stage in hundredths of a disc, tied weights copied to all
-    /// their indices: the values [`iago_core::eval::pattern::PatternWeights`] stores.
+    /// their indices: the values [`iago_core::othello::eval::pattern::PatternWeights`] stores.
     pub fn values(&self) -> Vec<f32> {
         let len = self.layout.stage_len as usize;
         let mut out = vec![0.0; self.weights.len()];
@@ -696,7 +696,7 @@ pub fn fit(
         shuffler.shuffle(&mut order);
         // The rate falls linearly to zero over the whole fit, sample by sample: the
         // last steps are too small to leave the weights where the last few noisy labels
-        // pushed them (see src/eval/README.md).
+        // pushed them (see crates/core/src/othello/eval/README.md).
         let rate_at = |e: usize| config.learning_rate * (1.0 - e as f32 / config.epochs as f32);
         let rates = (rate_at(epoch), rate_at(epoch + 1));
         trainer.epoch(

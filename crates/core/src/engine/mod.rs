@@ -28,8 +28,8 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::book::BookChoice;
 use crate::game::{Color, Evaluator, Score};
+use crate::options::BookChoice;
 use crate::options::{Applies, EngineOption, Player, Refused, Settings};
 use crate::search::time::TimeControl;
 use crate::search::{Confidence, Limits, Searchable, Searcher, Variety};

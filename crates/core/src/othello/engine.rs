@@ -2,12 +2,13 @@
 
 use rand::rngs::StdRng;
 
-use crate::book::{Book, BookChoice, BookPolicy, EXACT_DEPTH, LearnSettings};
 use crate::engine::{
     BookHint, EngineBook, EngineGame, GgfFormat, GoguiGrid, OpeningFormat, Played, Record,
 };
-use crate::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use crate::game::{Color, Evaluator, Game, Score};
+use crate::options::BookChoice;
+use crate::othello::book::{Book, BookPolicy, EXACT_DEPTH, LearnSettings};
+use crate::othello::eval::{OTHELLO_EVALUATORS, othello_evaluator};
 use crate::othello::game_input::{GameInput, parse_game, parse_transcript};
 use crate::othello::ggf::{GgfGame, GgfMove, TimeControl};
 use crate::othello::notation::{format_fen, format_position, parse_fen};

@@ -6,7 +6,9 @@ pub mod square;
 
 pub use position::{DISC, Position};
 pub use square::Move;
+pub mod book;
 pub mod engine;
+pub mod eval;
 pub mod game_input;
 pub mod ggf;
 pub mod notation;

@@ -13,16 +13,16 @@
 //! midgame iteration beside the driver's (`helpers`); tables shared between threads are
 //! made of `slot`s, and the threads share out the moves (`busy`).
 
-pub(crate) mod busy;
+mod busy;
 mod helpers;
-pub(crate) mod memory;
+mod memory;
 mod negamax;
 mod ordering;
 pub mod plan;
 pub mod probcut;
-pub(crate) mod slot;
+mod slot;
 pub mod time;
-pub(crate) mod tt;
+mod tt;
 
 use std::cell::RefCell;
 use std::fmt;
@@ -33,8 +33,8 @@ use crate::game::{Evaluator, INFINITY, Score, mix64};
 
 use busy::BusyMarks;
 pub use memory::OutOfMemory;
-use negamax::{LineSink, Pulse};
-pub use negamax::{Run, Watch};
+pub use negamax::Watch;
+use negamax::{LineSink, Pulse, Run};
 pub use ordering::OrderingRules;
 use plan::{Course, PlanTables, Step, Tables};
 pub use plan::{Plan, Searchable};
@@ -172,10 +172,8 @@ pub const DEFAULT_HASH_MB: usize = 64;
 /// The deepest iteration when no depth limit is given.
 const MAX_DEPTH: u32 = 64;
 
-/// A forced move on the clock is solved exactly up to this depth (a matter of
-/// milliseconds), and otherwise searched this deep, in this part of the time a move
-/// would get.
-const FORCED_MOVE_SOLVE_DEPTH: u32 = 20;
+/// A forced move on the clock that its plan does not solve ([`Plan::forced_move_solve_depth`])
+/// is searched this deep, in this part of the time a move would get.
 const FORCED_MOVE_DEPTH: u32 = 8;
 const FORCED_MOVE_TIME_SHARE: u32 = 4;
 
@@ -487,7 +485,7 @@ impl<G: Searchable> Searcher<G> {
         if course.lines == 1
             && focus.moves.is_none()
             && plan.may_solve(&course)
-            && let Some(found) = G::Plan::proven(&run, pos)
+            && let Some(found) = G::Plan::proven(plan::SearchView::of(&run), pos)
         {
             return proven_report(&run, pos, (&course, &plan), found);
         }
@@ -533,7 +531,6 @@ impl<G: Searchable> Searcher<G> {
         start: Instant,
     ) -> (Course, G::Plan) {
         let plan = G::Plan::new(pos, legal);
-        let solve_depth = plan.solve_depth();
         let timed = limits.movetime.is_some() || limits.clock.is_some();
         // A forced move on the clock needs no choice, only a true score at little cost:
         // exact where the solve is quick, else a short search, in a part of the time.
@@ -554,8 +551,8 @@ impl<G: Searchable> Searcher<G> {
                 unsettled: None,
             };
         }
-        let max_depth = match solve_depth {
-            Some(depth) if forced && depth <= FORCED_MOVE_SOLVE_DEPTH => depth,
+        let max_depth = match plan.forced_move_solve_depth() {
+            Some(depth) if forced => depth,
             _ if forced => FORCED_MOVE_DEPTH,
             _ => limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH),
         };
@@ -608,6 +605,44 @@ fn proven_report<G: Searchable>(
     report
 }
 
+/// What the completed iterations of a search tell the next ones.
+struct Past<M> {
+    /// The time the last iteration took, and the one before it.
+    last: Duration,
+    before: Duration,
+    /// Completed iterations in a row whose best move was the one before's.
+    stable: u32,
+    /// Midgame scores by depth: the evaluation swings between odd and even depths,
+    /// so the window is centred on the last score of the same parity.
+    midgame_scores: Vec<Score>,
+    /// The values of the best lines of the last iteration (several lines wanted).
+    line_values: Vec<(M, Score)>,
+}
+
+impl<M> Past<M> {
+    fn new() -> Past<M> {
+        Past {
+            last: Duration::ZERO,
+            before: Duration::ZERO,
+            stable: 0,
+            midgame_scores: Vec::new(),
+            line_values: Vec::new(),
+        }
+    }
+
+    /// The score the aspiration window of `step` is centred on.
+    fn guess(&self, step: Step, best_score: Score) -> Score {
+        match step {
+            Step::Midgame(depth) if depth >= 3 => self
+                .midgame_scores
+                .get(depth as usize - 3)
+                .copied()
+                .unwrap_or(best_score),
+            _ => best_score,
+        }
+    }
+}
+
 /// The iterations of one search, from the first to the last the plan and the limits
 /// allow, each one's result in `best` and reported to the run's observer.
 fn iterate<'run, G: Searchable>(
@@ -619,23 +654,17 @@ fn iterate<'run, G: Searchable>(
     shared: &'run helpers::Shared<G::Move>,
     busy: &'run BusyMarks,
 ) {
-    let (mut last, mut before) = (Duration::ZERO, Duration::ZERO);
+    let mut past = Past::new();
     let mut step = None;
-    // Completed iterations in a row whose best move was the one before's.
-    let mut stable = 0u32;
-    // Midgame scores by depth: the evaluation swings between odd and even depths,
-    // so the window is centred on the last score of the same parity.
-    let mut midgame_scores: Vec<Score> = Vec::new();
-    // The values of the best lines of the last iteration (several lines wanted).
-    let mut line_values: Vec<(G::Move, Score)> = Vec::new();
     let deepest = plan.deepest_midgame(course.max_depth);
     std::thread::scope(|scope| {
         let latest = time::latest_limit(&course.budget).map(|limit| course.start + limit);
         let mut pool = helpers::Pool::new(scope, deepest, latest);
         loop {
+            // Step 1. The next iteration, where the plan, the depth and the time allow one.
             step = match step {
                 None => Some(Step::Midgame(1)),
-                Some(previous) => plan.next_step(previous, course, last, best.score),
+                Some(previous) => plan.next_step(previous, course, past.last, best.score),
             };
             let Some(mut current) = step else {
                 break;
@@ -644,44 +673,14 @@ fn iterate<'run, G: Searchable>(
                 Step::Midgame(depth) => depth,
                 _ => plan.solve_depth().unwrap_or(course.max_depth),
             };
-            if matches!(current, Step::Midgame(_)) && depth > course.max_depth {
+            if !worth_starting(course, current, depth, best.best_move.is_some(), &past) {
                 break;
             }
-            if let (Step::Midgame(_), Some(_)) = (current, best.best_move)
-                && depth > 1
-                && !time::should_continue(
-                    &course.budget,
-                    course.start.elapsed(),
-                    (last, before),
-                    stable,
-                )
-            {
-                break;
-            }
-            // The driver's deadline: later for a move still unsettled on a clock.
-            run.watch.deadline =
-                time::hard_limit(&course.budget, stable).map(|limit| course.start + limit);
+            // Step 2. The run set for it: its deadline and how its solves go.
             let iteration_start = Instant::now();
-            run.evals = 0;
-            run.end_selectivity = match current {
-                Step::Selective(level) => Some(level),
-                _ => None,
-            };
-            run.solve_in_midgame =
-                !matches!(current, Step::Midgame(_)) && plan.solves_in_midgame(best.score);
-            // A solve searched in the midgame goes to the end whatever passes it meets.
-            let search_depth = if run.solve_in_midgame {
-                MAX_DEPTH
-            } else {
-                depth
-            };
-            let guess = match current {
-                Step::Midgame(depth) if depth >= 3 => midgame_scores
-                    .get(depth as usize - 3)
-                    .copied()
-                    .unwrap_or(best.score),
-                _ => best.score,
-            };
+            let search_depth = begin_iteration(run, (course, plan), current, depth, best, &past);
+            // Step 3. The search: several lines, beside helper threads, a win/loss/draw
+            // solve or an aspiration search.
             let parallel = course.lines == 1
                 && matches!(current, Step::Midgame(depth)
                 if course.threads > 1 && depth >= PARALLEL_MIDGAME_FROM);
@@ -690,12 +689,10 @@ fn iterate<'run, G: Searchable>(
                 run.watch.nodes += pool.finish(shared);
                 run.busy = None;
             }
-            if let Some(lines) = &mut run.lines {
-                lines.begin(depth, step_confidence::<G>(current));
-            }
+            let guess = past.guess(current, best.score);
             let outcome = if course.lines > 1 {
                 let step = (current, search_depth);
-                lines_iteration(run, pos, ordered, step, course.lines, &mut line_values)
+                lines_iteration(run, pos, ordered, step, course.lines, &mut past.line_values)
             } else if parallel {
                 // Moves are put off only while other threads search beside this one.
                 run.busy = Some(busy);
@@ -712,8 +709,9 @@ fn iterate<'run, G: Searchable>(
             } else {
                 aspiration_search(run, pos, ordered, search_depth, guess)
             };
+            // Step 4. Stopped: a move that proved better than the last iteration's best
+            // is kept.
             if run.watch.aborted {
-                // A move that proved better than the last iteration's best is kept.
                 if let Some(mv) = outcome.best
                     && depth > 1
                     && Some(mv) != best.best_move
@@ -724,25 +722,77 @@ fn iterate<'run, G: Searchable>(
                 }
                 break;
             }
+            // Step 5. The completed iteration recorded, until one is exact.
             let mv = outcome.best.unwrap_or(ordered[0]);
-            stable = if Some(mv) == best.best_move {
-                stable + 1
+            past.stable = if Some(mv) == best.best_move {
+                past.stable + 1
             } else {
                 0
             };
             record(run, pos, course, current, depth, (mv, outcome.score), best);
             if let Step::Midgame(depth) = current {
-                midgame_scores.resize(depth as usize, best.score);
-                midgame_scores[depth as usize - 1] = best.score;
+                past.midgame_scores.resize(depth as usize, best.score);
+                past.midgame_scores[depth as usize - 1] = best.score;
             }
             if best.confidence == Confidence::Exact {
                 break;
             }
-            before = std::mem::replace(&mut last, iteration_start.elapsed());
+            past.before = std::mem::replace(&mut past.last, iteration_start.elapsed());
         }
         run.watch.nodes += pool.finish(shared);
         run.busy = None;
     });
+}
+
+/// Whether the iteration `step` of `depth` may start: a midgame one no deeper than the
+/// course's depth and, once a move is found (`found`) past depth 1, where the time left
+/// is likely to see it through.
+fn worth_starting<M>(course: &Course, step: Step, depth: u32, found: bool, past: &Past<M>) -> bool {
+    let Step::Midgame(_) = step else {
+        return true;
+    };
+    if depth > course.max_depth {
+        return false;
+    }
+    !found
+        || depth <= 1
+        || time::should_continue(
+            &course.budget,
+            course.start.elapsed(),
+            (past.last, past.before),
+            past.stable,
+        )
+}
+
+/// Sets `run` for the iteration `step` of `depth`: its deadline, the level of its
+/// solves and whether they are searched in the midgame, the lines it reports; the
+/// depth it is searched to.
+fn begin_iteration<G: Searchable>(
+    run: &mut Run<'_, G>,
+    (course, plan): (&Course, &G::Plan),
+    step: Step,
+    depth: u32,
+    best: &SearchReport<G::Move>,
+    past: &Past<G::Move>,
+) -> u32 {
+    // The driver's deadline: later for a move still unsettled on a clock.
+    run.watch.deadline =
+        time::hard_limit(&course.budget, past.stable).map(|limit| course.start + limit);
+    run.evals = 0;
+    run.end_selectivity = match step {
+        Step::Selective(level) => Some(level),
+        _ => None,
+    };
+    run.solve_in_midgame = !matches!(step, Step::Midgame(_)) && plan.solves_in_midgame(best.score);
+    if let Some(lines) = &mut run.lines {
+        lines.begin(depth, step_confidence::<G>(step));
+    }
+    // A solve searched in the midgame goes to the end whatever passes it meets.
+    if run.solve_in_midgame {
+        MAX_DEPTH
+    } else {
+        depth
+    }
 }
 
 /// Takes the completed iteration `current` of `depth`, whose best move and score are

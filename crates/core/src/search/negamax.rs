@@ -12,7 +12,7 @@ use crate::game::{Evaluator, Game, INFINITY, Score, WIN_SCORE};
 
 use super::busy::BusyMarks;
 use super::ordering::{KeyedMoves, OrderingRules, Pick, Picker};
-use super::plan::{Plan, PlanTables, Searchable};
+use super::plan::{Plan, PlanTables, SearchMut, SearchView, Searchable};
 use super::tt::{Bound, Hit, Table};
 use super::{Confidence, Observer, PROGRESS_NODES, SearchReport, shown};
 
@@ -145,37 +145,37 @@ impl<'a> Watch<'a> {
 /// One search in progress: the searcher's tables borrowed for its duration. A plan's
 /// hooks ([`Plan::solve`]) get it to search on with.
 pub struct Run<'a, G: Searchable> {
-    pub(crate) evaluator: &'a dyn Evaluator<G>,
-    pub(crate) table: &'a Table<G::Move>,
-    pub(crate) rules: OrderingRules,
-    pub(crate) watch: Watch<'a>,
+    pub(super) evaluator: &'a dyn Evaluator<G>,
+    pub(super) table: &'a Table<G::Move>,
+    pub(super) rules: OrderingRules,
+    pub(super) watch: Watch<'a>,
     /// Static evaluations made (zero in a search that saw only ended games).
-    pub(crate) evals: u64,
+    pub(super) evals: u64,
     /// Whether ProbCut may prune (selective search).
-    pub(crate) selective: bool,
+    pub(super) selective: bool,
     /// `Some(level)`: the plan's solves are selective, at that level.
-    pub(crate) end_selectivity: Option<usize>,
+    pub(super) end_selectivity: Option<usize>,
     /// The plan's solves begin as midgame searches to the end ([`Plan::solves_in_midgame`]).
-    pub(crate) solve_in_midgame: bool,
+    pub(super) solve_in_midgame: bool,
     /// The plan's tables (Othello's endgame solver's); none in helper threads, which
     /// leave the solves to the driver.
-    pub(crate) plan_tables: Option<&'a PlanTables<G>>,
+    pub(super) plan_tables: Option<&'a PlanTables<G>>,
     /// Threads the plan's solver may use.
-    pub(crate) threads: usize,
+    pub(super) threads: usize,
     /// Where other threads search beside this one: the positions being searched now.
-    pub(crate) busy: Option<&'a BusyMarks>,
+    pub(super) busy: Option<&'a BusyMarks>,
     /// Two killer moves per ply (games with move hints).
-    pub(crate) killers: Vec<[Option<G::Move>; 2]>,
+    pub(super) killers: Vec<[Option<G::Move>; 2]>,
     /// History scores by [`Game::history_slot`] (games with move hints).
-    pub(crate) history: Vec<i32>,
+    pub(super) history: Vec<i32>,
     /// Buffers of finished move pickers, for the next ones.
-    pub(crate) spare_keyed: Vec<KeyedMoves<G::Move>>,
+    pub(super) spare_keyed: Vec<KeyedMoves<G::Move>>,
     /// Where the root moves' values go as they are found (the driver's run only).
-    pub(crate) lines: Option<LineSink<'a, G::Move>>,
+    pub(super) lines: Option<LineSink<'a, G::Move>>,
 }
 
 /// Where the values of a search's root moves go as an iteration finds them.
-pub(crate) struct LineSink<'a, M> {
+pub(super) struct LineSink<'a, M> {
     pub observer: &'a dyn Observer<M>,
     start: Instant,
     /// The iteration under way, and how sure its values are.
@@ -224,7 +224,7 @@ pub const TACTICAL_HINT: Score = 1_000;
 const WIN_ZONE: Score = WIN_SCORE - 1000;
 
 /// The score of an ended game, `ply` plies below the root: quicker wins score higher.
-pub(crate) fn terminal_score<G: Game>(pos: &G, ply: u32) -> Score {
+pub(super) fn terminal_score<G: Game>(pos: &G, ply: u32) -> Score {
     let score = pos.final_score();
     if score >= WIN_ZONE {
         score - ply as Score
@@ -249,7 +249,7 @@ struct NodeMoves<'a, M> {
 }
 
 /// The outcome of one root iteration (possibly cut short).
-pub(crate) struct RootOutcome<M> {
+pub(super) struct RootOutcome<M> {
     /// The best move whose result is known (`None` if none finished).
     pub best: Option<M>,
     pub score: Score,
@@ -259,7 +259,7 @@ impl<G: Searchable> Run<'_, G> {
     /// Searches the root moves in the given order within (`alpha`, `beta`) and moves
     /// the best to the front. A move that proved better than the first is kept as the
     /// best even if its re-search is cut short.
-    pub(crate) fn root(
+    pub(super) fn root(
         &mut self,
         pos: &G,
         moves: &mut [G::Move],
@@ -324,7 +324,7 @@ impl<G: Searchable> Run<'_, G> {
     /// What can end a node before its moves are searched comes first (the leaf, the
     /// ended game, the plan's solver, the horizon, the table's bound, ProbCut); then the
     /// moves ([`Run::search_moves`]) and the table's new entry.
-    pub(crate) fn pvs(
+    pub(super) fn pvs(
         &mut self,
         pos: &G,
         depth: i32,
@@ -359,7 +359,7 @@ impl<G: Searchable> Run<'_, G> {
         if moves.is_empty() {
             return terminal_score(pos, ply);
         }
-        if let Some(score) = G::Plan::solve(self, pos, depth, alpha, beta) {
+        if let Some(score) = G::Plan::solve(SearchMut::of(self), pos, depth, alpha, beta) {
             return score;
         }
         if depth <= 0 {
@@ -657,7 +657,7 @@ impl<G: Searchable> Run<'_, G> {
 
     /// Tells the observer, if any, the value `score` of the root move `mv` found by the
     /// iteration under way, with its line.
-    pub(crate) fn report_line(&self, pos: &G, mv: G::Move, score: Score) {
+    pub(super) fn report_line(&self, pos: &G, mv: G::Move, score: Score) {
         let Some(lines) = &self.lines else {
             return;
         };
@@ -682,7 +682,7 @@ impl<G: Searchable> Run<'_, G> {
     /// The line of the root move `first` of `pos` whose value is `score`, as sure as
     /// `confidence`: a solve's line where the plan has one (an exact value's to the end
     /// of the game, passes included), else the table's line of at most `depth` moves.
-    pub(crate) fn line(
+    pub(super) fn line(
         &self,
         pos: &G,
         first: G::Move,
@@ -690,13 +690,13 @@ impl<G: Searchable> Run<'_, G> {
         score: Score,
         confidence: Confidence,
     ) -> Vec<G::Move> {
-        G::Plan::solve_line(self, pos, first, score, confidence)
+        G::Plan::solve_line(SearchView::of(self), pos, first, score, confidence)
             .unwrap_or_else(|| self.principal_variation(pos, first, depth))
     }
 
     /// What an exact solve searched in the midgame left in the table about `pos` (a
     /// bound, or its value), if it did.
-    pub(crate) fn solved_hit(&self, pos: &G) -> Option<Hit<G::Move>> {
+    pub(super) fn solved_hit(&self, pos: &G) -> Option<Hit<G::Move>> {
         self.table
             .probe(pos.hash())
             .filter(|hit| u32::from(hit.depth) >= END_TABLE_DEPTH + EXACT_TABLE_LEVEL)
@@ -711,7 +711,7 @@ impl<G: Searchable> Run<'_, G> {
     /// once; the moves are reordered best first, and `values` becomes the best `lines`
     /// values. Cut short, no move is the best.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn root_lines(
+    pub(super) fn root_lines(
         &mut self,
         pos: &G,
         moves: &mut [G::Move],
@@ -798,7 +798,7 @@ impl<G: Searchable> Run<'_, G> {
 
     /// The principal variation from the table, starting with `first`, at most `depth`
     /// moves (every move checked for legality, so a stale entry cannot corrupt it).
-    pub(crate) fn principal_variation(&self, pos: &G, first: G::Move, depth: u32) -> Vec<G::Move> {
+    pub(super) fn principal_variation(&self, pos: &G, first: G::Move, depth: u32) -> Vec<G::Move> {
         let mut pv = vec![first];
         let mut pos = pos.play(first);
         while (pv.len() as u32) < depth.max(1) {

@@ -5,7 +5,11 @@
 //! and exact solves), how a clock is shared out over the game's moves, which probable
 //! cuts the midgame search may make ([`ProbCut`]) and where a node is solved rather than
 //! searched. The hooks the search calls at every node ([`Plan::probcut`], [`Plan::solve`])
-//! are static, so that a plan without them costs nothing.
+//! are static, so that a plan without them costs nothing. They see the search under
+//! way through a narrow view ([`SearchView`]: its plan's tables, the evaluator, the
+//! ordering rules, the step's solve settings, the midgame table's moves; [`SearchMut`]
+//! adds the watch its nodes are counted on), and a plan's tables are built from the
+//! parts re-exported here, so that a plan needs nothing else of the search.
 //!
 //! [`Plain`] is plain iterative deepening: every midgame depth in turn, equal shares of a
 //! clock, no probable cuts, no solver (Nine Men's Morris). Othello's plan, with its
@@ -13,13 +17,21 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Score};
+use crate::game::{Evaluator, Game, Score};
 
-use super::memory::OutOfMemory;
-use super::negamax::Run;
+use super::negamax::{Run, Watch};
+use super::ordering::OrderingRules;
 use super::probcut::Fit;
 use super::time::{Budget, Schedule};
 use super::{Confidence, Endgame};
+
+// The parts a plan's tables are built from, as the search's own tables are: lock-free
+// slots shared by threads, large zeroed arrays, the marks of positions other threads are
+// searching, and a table entry's bound.
+pub use super::busy::BusyMarks;
+pub use super::memory::{LargeArray, OutOfMemory, power_of_two_fitting};
+pub use super::slot::Slot;
+pub use super::tt::{Bound, Hit};
 
 /// A game the search can play: its rules ([`Game`]) and the plan it is searched with.
 pub trait Searchable: Game {
@@ -47,6 +59,13 @@ pub trait Plan<G: Searchable>: Sized {
     /// has no bias between positions, else the depth that ends every search alike.
     fn comparable_depth(&self, depth: u32) -> u32 {
         depth
+    }
+
+    /// The depth a forced move on the clock is solved to, where its exact solve costs
+    /// little (a forced move needs no choice, only a true score); `None`: the search
+    /// gives it a short midgame search instead.
+    fn forced_move_solve_depth(&self) -> Option<u32> {
+        None
     }
 
     /// The deepest midgame iteration worth searching within `max_depth` (helper threads
@@ -122,8 +141,8 @@ pub trait Plan<G: Searchable>: Sized {
     }
 
     /// The exact value of the root `pos`, and a move that keeps it, where an earlier
-    /// solve left them in the tables `run` holds.
-    fn proven(_run: &Run<'_, G>, _pos: &G) -> Option<(G::Move, Score)> {
+    /// solve left them in the search's tables.
+    fn proven(_search: SearchView<'_, '_, G>, _pos: &G) -> Option<(G::Move, Score)> {
         None
     }
 
@@ -138,7 +157,7 @@ pub trait Plan<G: Searchable>: Sized {
     /// cost too much), or a selective solve's from its tables; `None` for a plan
     /// without a solver, or a value no solve found (the midgame table's line is shown).
     fn solve_line(
-        _run: &Run<'_, G>,
+        _search: SearchView<'_, '_, G>,
         _pos: &G,
         _first: G::Move,
         _score: Score,
@@ -151,7 +170,7 @@ pub trait Plan<G: Searchable>: Sized {
     /// `depth` reaches the end of the game and the plan solves it instead.
     #[inline(always)]
     fn solve(
-        _run: &mut Run<'_, G>,
+        _search: SearchMut<'_, '_, G>,
         _pos: &G,
         _depth: i32,
         _alpha: Score,
@@ -163,6 +182,103 @@ pub trait Plan<G: Searchable>: Sized {
 
 /// The tables of `G`'s plan.
 pub type PlanTables<G> = <<G as Searchable>::Plan as Plan<G>>::Tables;
+
+/// The search under way as a plan's hooks see it: what they may read of it. The rest of
+/// the search (its move ordering, its threads, the root's lines) is its own.
+pub struct SearchView<'r, 'a, G: Searchable> {
+    run: &'r Run<'a, G>,
+}
+
+// Derived, these would ask `G: Copy`.
+impl<G: Searchable> Clone for SearchView<'_, '_, G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Searchable> Copy for SearchView<'_, '_, G> {}
+
+impl<'r, 'a, G: Searchable> SearchView<'r, 'a, G> {
+    pub(super) fn of(run: &'r Run<'a, G>) -> Self {
+        SearchView { run }
+    }
+
+    /// The plan's tables; `None` in a helper thread, which leaves the solves to the
+    /// driver.
+    #[inline(always)]
+    pub fn tables(self) -> Option<&'a PlanTables<G>> {
+        self.run.plan_tables
+    }
+
+    #[inline(always)]
+    pub fn evaluator(self) -> &'a dyn Evaluator<G> {
+        self.run.evaluator
+    }
+
+    /// The move ordering rules in force (the same for a solver's own ordering).
+    #[inline(always)]
+    pub fn rules(self) -> OrderingRules {
+        self.run.rules
+    }
+
+    /// `Some(level)`: the step under way is a selective solve of that level.
+    #[inline(always)]
+    pub fn end_selectivity(self) -> Option<usize> {
+        self.run.end_selectivity
+    }
+
+    /// Whether the step under way is a solve searched in the midgame
+    /// ([`Plan::solves_in_midgame`]).
+    #[inline(always)]
+    pub fn solves_in_midgame(self) -> bool {
+        self.run.solve_in_midgame
+    }
+
+    /// The threads the plan's solver may use.
+    #[inline(always)]
+    pub fn threads(self) -> usize {
+        self.run.threads
+    }
+
+    /// A watch for a search of the plan's own beside this one (a line's solves): at
+    /// most `nodes` nodes, stopped when this search is.
+    pub fn side_watch(self, nodes: u64) -> Watch<'a> {
+        Watch::new(self.run.watch.stop, None, nodes)
+    }
+
+    /// The move the midgame table holds for `pos`, if any.
+    pub fn table_move(self, pos: &G) -> Option<G::Move> {
+        self.run.table.probe(pos.hash()).and_then(|hit| hit.mv)
+    }
+
+    /// What an exact solve searched in the midgame left in the midgame table about
+    /// `pos` (a bound, or its value), if it did.
+    pub fn solved_in_midgame(self, pos: &G) -> Option<Hit<G::Move>> {
+        self.run.solved_hit(pos)
+    }
+}
+
+/// The search under way as the plan's solve sees it: what it may read
+/// ([`SearchMut::view`]) and the watch its nodes are counted on and stopped by.
+pub struct SearchMut<'r, 'a, G: Searchable> {
+    run: &'r mut Run<'a, G>,
+}
+
+impl<'r, 'a, G: Searchable> SearchMut<'r, 'a, G> {
+    pub(super) fn of(run: &'r mut Run<'a, G>) -> Self {
+        SearchMut { run }
+    }
+
+    #[inline(always)]
+    pub fn view(&self) -> SearchView<'_, 'a, G> {
+        SearchView::of(self.run)
+    }
+
+    #[inline(always)]
+    pub fn watch(&mut self) -> &mut Watch<'a> {
+        &mut self.run.watch
+    }
+}
 
 /// Tables a plan keeps beside the midgame table.
 pub trait Tables: Send + Sync + Sized + 'static {

@@ -16,9 +16,9 @@ pub mod records;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use iago_core::eval::othello_evaluator;
 use iago_core::game::{Color, mix64};
 use iago_core::othello::Position;
+use iago_core::othello::eval::othello_evaluator;
 use iago_core::search::{Confidence, Endgame, Limits, Searcher};
 use records::GameRecord;
 

@@ -17,10 +17,10 @@ mod stability;
 use std::time::Duration;
 
 use crate::game::{Game, Score};
-use crate::search::plan::{Course, Plan, ProbCut, Searchable, Step};
+use crate::search::Confidence;
+use crate::search::plan::{Course, Plan, ProbCut, SearchMut, SearchView, Searchable, Step};
 use crate::search::probcut::confidence_percent;
 use crate::search::time::{self, Schedule};
-use crate::search::{Confidence, Run};
 
 use super::{DISC, Move, Position};
 use clock::solve_start_time;
@@ -66,6 +66,11 @@ impl Plan<Position> for OthelloPlan {
 
     fn solve_depth(&self) -> Option<u32> {
         Some(self.solve_depth)
+    }
+
+    /// A solve this shallow is a matter of milliseconds.
+    fn forced_move_solve_depth(&self) -> Option<u32> {
+        (self.solve_depth <= FORCED_MOVE_SOLVE_DEPTH).then_some(self.solve_depth)
     }
 
     /// A midgame iteration this close to the end is no cheaper than the solve.
@@ -127,8 +132,8 @@ impl Plan<Position> for OthelloPlan {
         solves_in_midgame(self.empties, score)
     }
 
-    fn proven(run: &Run<'_, Position>, pos: &Position) -> Option<(Move, Score)> {
-        endgame::proven(run, pos)
+    fn proven(search: SearchView<'_, '_, Position>, pos: &Position) -> Option<(Move, Score)> {
+        endgame::proven(search, pos)
     }
 
     fn may_solve(&self, course: &Course) -> bool {
@@ -136,28 +141,28 @@ impl Plan<Position> for OthelloPlan {
     }
 
     fn solve_line(
-        run: &Run<'_, Position>,
+        search: SearchView<'_, '_, Position>,
         pos: &Position,
         first: Move,
         score: Score,
         confidence: Confidence,
     ) -> Option<Vec<Move>> {
         match confidence {
-            Confidence::Exact => endgame::exact_line(run, pos, first, score),
-            Confidence::Probable(_) => endgame::table_line(run, pos, first),
+            Confidence::Exact => endgame::exact_line(search, pos, first, score),
+            Confidence::Probable(_) => endgame::table_line(search, pos, first),
             _ => None,
         }
     }
 
     #[inline(always)]
     fn solve(
-        run: &mut Run<'_, Position>,
+        search: SearchMut<'_, '_, Position>,
         pos: &Position,
         depth: i32,
         alpha: Score,
         beta: Score,
     ) -> Option<Score> {
-        endgame::solve_if_reachable(run, pos, depth, alpha, beta)
+        endgame::solve_if_reachable(search, pos, depth, alpha, beta)
     }
 }
 
@@ -171,13 +176,17 @@ fn pre_solve_depth(empties: u32) -> u32 {
     if empties > 30 { depth } else { depth.min(12) }
 }
 
+/// A forced move on the clock is solved exactly up to this depth (a matter of
+/// milliseconds), and otherwise searched a few plies.
+const FORCED_MOVE_SOLVE_DEPTH: u32 = 20;
+
 /// A midgame score this far from even (63.99 discs, where the pattern evaluation stops
 /// short of a wipeout) sends the search to its solve at once: where the evaluation is at
 /// the end of its scale, deeper midgame iterations no longer order the moves but try to
 /// prove the wipeout move by move. FFO #59 (34 empties, a wipeout) took 1.2 billion
 /// nodes in midgame iterations 19 to 24 with the weights of 2026-11-28, and 13 million
 /// in its solves.
-const SATURATED: Score = crate::eval::pattern::LIMIT;
+const SATURATED: Score = crate::othello::eval::pattern::LIMIT;
 
 /// Beyond this many empties, where the solver alone takes hours even at its least sure
 /// level (at 38 empties, no result of level 0 in 90 s), a solve is a midgame search to
@@ -379,6 +388,22 @@ mod tests {
             may_save: false,
             unsettled: None,
         }
+    }
+
+    #[test]
+    fn a_forced_move_is_solved_up_to_twenty_empties() {
+        let plan = |solve_depth| OthelloPlan {
+            empties: solve_depth,
+            solve_depth,
+        };
+        assert_eq!(
+            plan(FORCED_MOVE_SOLVE_DEPTH).forced_move_solve_depth(),
+            Some(20)
+        );
+        assert_eq!(
+            plan(FORCED_MOVE_SOLVE_DEPTH + 1).forced_move_solve_depth(),
+            None
+        );
     }
 
     #[test]

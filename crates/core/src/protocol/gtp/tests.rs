@@ -1,7 +1,7 @@
 //! GTP's unit tests: its grammar, and a session's answer to a search that cannot start.
 
 use super::*;
-use crate::book::BookChoice;
+use crate::options::BookChoice;
 use crate::othello::Position;
 use std::sync::Mutex;
 

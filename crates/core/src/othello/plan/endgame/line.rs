@@ -9,8 +9,7 @@ use crate::game::{Color, Score};
 use crate::othello::Move;
 use crate::othello::bitboard::Squares;
 use crate::othello::position::{DISC, Position};
-use crate::search::tt::Bound;
-use crate::search::{Run, Watch};
+use crate::search::plan::{Bound, SearchView};
 
 use super::table::{EXACT, table_key};
 use super::{Ctx, Shared, TABLE_FROM, solve};
@@ -23,13 +22,13 @@ const LINE_NODES: u64 = 1 << 22;
 /// `score`: to the end of the game, or shorter where a move would cost more than
 /// [`LINE_NODES`] to find (`None` for a run without the solver).
 pub(in crate::othello::plan) fn exact_line(
-    run: &Run<'_, Position>,
+    search: SearchView<'_, '_, Position>,
     pos: &Position,
     first: Move,
     score: Score,
 ) -> Option<Vec<Move>> {
-    let solver = run.plan_tables?;
-    let evaluator = run.evaluator;
+    let solver = search.tables()?;
+    let evaluator = search.evaluator();
     let eval = move |player: u64, opponent: u64| {
         evaluator.evaluate(&Position {
             player,
@@ -37,12 +36,12 @@ pub(in crate::othello::plan) fn exact_line(
             side: Color::Black,
         })
     };
-    let mut watch = Watch::new(run.watch.stop, None, LINE_NODES);
+    let mut watch = search.side_watch(LINE_NODES);
     let mut ctx = Ctx {
         watch: &mut watch,
         shared: Shared {
             table: solver,
-            rules: run.rules,
+            rules: search.rules(),
             eval: &eval,
             selectivity: None,
             level: EXACT,
@@ -66,7 +65,7 @@ pub(in crate::othello::plan) fn exact_line(
             (pos, value) = (passed, -value);
             continue;
         }
-        let Some(mv) = keeping_move(&mut ctx, run, &pos, value) else {
+        let Some(mv) = keeping_move(&mut ctx, search, &pos, value) else {
             return Some(line);
         };
         remember(&ctx, &pos, value, mv.square()?);
@@ -80,11 +79,11 @@ pub(in crate::othello::plan) fn exact_line(
 /// hold (the solver's, then the midgame table's, where a solve in the midgame left them),
 /// passes included, as far as they go.
 pub(in crate::othello::plan) fn table_line(
-    run: &Run<'_, Position>,
+    search: SearchView<'_, '_, Position>,
     pos: &Position,
     first: Move,
 ) -> Option<Vec<Move>> {
-    let solver = run.plan_tables?;
+    let solver = search.tables()?;
     let mut line = vec![first];
     let mut pos = pos.try_play(first)?;
     while line.len() < 64 {
@@ -102,12 +101,7 @@ pub(in crate::othello::plan) fn table_line(
             .probe(table_key(pos.player, pos.opponent))
             .map(|e| e.mv)
             .filter(|&square| square < 64);
-        let midgame_move = || {
-            run.table
-                .probe(crate::game::Game::hash(&pos))
-                .and_then(|hit| hit.mv)
-                .and_then(Move::square)
-        };
+        let midgame_move = || search.table_move(&pos).and_then(Move::square);
         let Some(square) = solver_move
             .or_else(midgame_move)
             .filter(|&square| moves & (1 << square) != 0)
@@ -138,7 +132,7 @@ fn remember(ctx: &Ctx, pos: &Position, value: i32, square: u8) {
 /// move first, then the others.
 fn keeping_move(
     ctx: &mut Ctx,
-    run: &Run<'_, Position>,
+    search: SearchView<'_, '_, Position>,
     pos: &Position,
     value: i32,
 ) -> Option<Move> {
@@ -149,10 +143,8 @@ fn keeping_move(
         .probe(table_key(pos.player, pos.opponent))
         .map(|e| e.mv)
         .filter(|&square| square < 64 && moves & (1 << square) != 0);
-    let midgame_move = run
-        .table
-        .probe(crate::game::Game::hash(pos))
-        .and_then(|hit| hit.mv)
+    let midgame_move = search
+        .table_move(pos)
         .and_then(Move::square)
         .filter(|&square| moves & (1 << square) != 0);
     let rest = Squares(moves).map(|square| square as u8);
@@ -163,7 +155,7 @@ fn keeping_move(
         }
         tried |= 1 << square;
         let child = pos.play_square(u32::from(square));
-        match child_keeps(ctx, run, &child, -value) {
+        match child_keeps(ctx, search, &child, -value) {
             Some(true) => return Some(Move::from_index(square)),
             Some(false) => {}
             None => return None,
@@ -177,7 +169,7 @@ fn keeping_move(
 /// solve ran out of nodes.
 fn child_keeps(
     ctx: &mut Ctx,
-    run: &Run<'_, Position>,
+    search: SearchView<'_, '_, Position>,
     child: &Position,
     target: i32,
 ) -> Option<bool> {
@@ -195,7 +187,7 @@ fn child_keeps(
             return Some(true);
         }
     }
-    if let Some(value) = midgame_solved(run, child) {
+    if let Some(value) = midgame_solved(search, child) {
         return Some(match value {
             Bounds::Exact(value) => value == target,
             Bounds::AtLeast(low) => low <= target,
@@ -214,8 +206,8 @@ enum Bounds {
 }
 
 /// What an exact solve searched in the midgame left about `pos` in the midgame table.
-fn midgame_solved(run: &Run<'_, Position>, pos: &Position) -> Option<Bounds> {
-    let hit = run.solved_hit(pos)?;
+fn midgame_solved(search: SearchView<'_, '_, Position>, pos: &Position) -> Option<Bounds> {
+    let hit = search.solved_in_midgame(pos)?;
     let value = hit.score.div_euclid(DISC);
     Some(match hit.bound {
         Bound::Exact => Bounds::Exact(value),
@@ -231,10 +223,10 @@ fn midgame_solved(run: &Run<'_, Position>, pos: &Position) -> Option<Bounds> {
 /// left both: the solver's entry with equal bounds (a wipeout's bound among them), or
 /// the midgame table's of a solve searched in the midgame.
 pub(in crate::othello::plan) fn proven(
-    run: &Run<'_, Position>,
+    search: SearchView<'_, '_, Position>,
     pos: &Position,
 ) -> Option<(Move, Score)> {
-    let solver = run.plan_tables?;
+    let solver = search.tables()?;
     let moves = pos.moves();
     let legal = |square: u8| square < 64 && moves & (1 << square) != 0;
     if let Some(e) = solver.probe(table_key(pos.player, pos.opponent))
@@ -244,9 +236,9 @@ pub(in crate::othello::plan) fn proven(
     {
         return Some((Move::from_index(e.mv), i32::from(e.lower) * DISC));
     }
-    let Some(Bounds::Exact(value)) = midgame_solved(run, pos) else {
+    let Some(Bounds::Exact(value)) = midgame_solved(search, pos) else {
         return None;
     };
-    let mv = run.solved_hit(pos)?.mv?;
+    let mv = search.solved_in_midgame(pos)?.mv?;
     mv.square().is_some_and(legal).then_some((mv, value * DISC))
 }

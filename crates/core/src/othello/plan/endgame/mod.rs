@@ -39,9 +39,9 @@ use std::sync::atomic::Ordering::Relaxed;
 use crate::game::{Color, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position};
-use crate::search::plan::Tables;
+use crate::search::plan::{SearchMut, Tables};
 use crate::search::probcut::bounds;
-use crate::search::{OrderingRules, OutOfMemory, Run, Watch};
+use crate::search::{OrderingRules, OutOfMemory, Watch};
 
 use super::probcut::{SELECTIVE_T, endgame_fit};
 use super::probcut_params::ENDGAME_DEPTH;
@@ -539,12 +539,51 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
 /// transposition cutoffs, the full ordering key.
 #[inline(always)]
 fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+    // Step 1. The node count, the end of the game or a pass, the stability cutoff.
     let moves = match enter_nws(k, ctx, p, o, alpha) {
         Ok(moves) => moves,
         Err(score) => return score,
     };
     let empties = (!(p | o)).count_ones();
     let key = table_key(p, o);
+    // Step 2. The table: a cutoff, or the move to try first.
+    let (hash_move, expected_all) = match probe_nws(ctx, key, alpha) {
+        Ok(found) => found,
+        Err(score) => return score,
+    };
+    // Step 3. A probable cut, in a selective solve.
+    if let Some(t) = ctx.shared.selectivity
+        && empties >= SELECTIVE_FROM
+        && let Some(bound) = probable_cut(k, ctx, p, o, empties, alpha, t)
+    {
+        return bound;
+    }
+    // Step 4. Enhanced transposition cutoffs: a child's entry that already proves the
+    // node fails high.
+    if empties >= ETC_FROM
+        && !expected_all
+        && let Some(score) = transposition_cutoff(k, ctx, (p, o), moves, key, alpha)
+    {
+        return score;
+    }
+    // Step 5. The moves, the hash move first.
+    let Some((best, best_move)) = nws_moves(k, ctx, (p, o), moves, hash_move, expected_all, alpha)
+    else {
+        return 0;
+    };
+    // Step 6. What the node proves, into the table.
+    let (lower, upper) = proven_bounds(best, alpha, alpha + 1);
+    ctx.shared
+        .table
+        .store(key, empties, ctx.shared.level, lower, upper, best_move);
+    best
+}
+
+/// The table's entry for a null-window node of `key` at `alpha`: `Err` holds the
+/// node's score where its bounds settle it; `Ok` the hash move (64 for none) and
+/// whether every move is expected to fail low.
+#[inline(always)]
+fn probe_nws(ctx: &Ctx, key: u64, alpha: i32) -> Result<(u8, bool), i32> {
     let mut hash_move = 64;
     // A search of this position failed low here before (a selective one, or the
     // exact one with another window): expect every move to fail low again, so that
@@ -556,45 +595,72 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
         if e.level >= ctx.shared.level {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
             if lower > alpha {
-                return lower;
+                return Err(lower);
             }
             if upper <= alpha {
-                return upper;
+                return Err(upper);
             }
         }
         if ctx.shared.rules.hash_move {
             hash_move = e.mv;
         }
     }
-    if let Some(t) = ctx.shared.selectivity
-        && empties >= SELECTIVE_FROM
-        && let Some(bound) = probable_cut(k, ctx, p, o, empties, alpha, t)
-    {
-        return bound;
+    Ok((hash_move, expected_all))
+}
+
+/// The score of a child of (`p`, `o`) (whose `moves` they are) whose entry proves the
+/// node above `alpha`, stored for the node of `key` on the way; `None` where no child's
+/// does.
+#[inline(always)]
+fn transposition_cutoff<K: Paths>(
+    k: K,
+    ctx: &mut Ctx,
+    (p, o): (u64, u64),
+    moves: u64,
+    key: u64,
+    alpha: i32,
+) -> Option<i32> {
+    let empties = (!(p | o)).count_ones();
+    // The children's buckets are all requested first, to wait for memory once.
+    for square in Squares(moves) {
+        let flipped = k.flips(square, p, o);
+        ctx.shared
+            .table
+            .prefetch(table_key(o ^ flipped, p ^ flipped ^ (1 << square)));
     }
-    if empties >= ETC_FROM && !expected_all {
-        // The children's buckets are all requested first, to wait for memory once.
-        for square in Squares(moves) {
-            let flipped = k.flips(square, p, o);
+    for square in Squares(moves) {
+        let flipped = k.flips(square, p, o);
+        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+        if let Some(e) = ctx.shared.table.probe(table_key(cp, co))
+            && e.level >= ctx.shared.level
+            && -i32::from(e.upper) > alpha
+        {
+            let score = -i32::from(e.upper);
             ctx.shared
                 .table
-                .prefetch(table_key(o ^ flipped, p ^ flipped ^ (1 << square)));
-        }
-        for square in Squares(moves) {
-            let flipped = k.flips(square, p, o);
-            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-            if let Some(e) = ctx.shared.table.probe(table_key(cp, co))
-                && e.level >= ctx.shared.level
-                && -i32::from(e.upper) > alpha
-            {
-                let score = -i32::from(e.upper);
-                ctx.shared
-                    .table
-                    .store(key, empties, ctx.shared.level, score, 64, square as u8);
-                return score;
-            }
+                .store(key, empties, ctx.shared.level, score, 64, square as u8);
+            return Some(score);
         }
     }
+    None
+}
+
+/// The moves of a null-window node of (`p`, `o`) at `alpha`, searched until one fails
+/// high: the hash move first (64: none), then the others keyed (or, where every move
+/// is `expected_all` to fail low, by parity only), beside other threads those they are
+/// searching put off to the end. The best score and its move (64: none); `None` where
+/// the search was stopped.
+#[inline(always)]
+fn nws_moves<K: Paths>(
+    k: K,
+    ctx: &mut Ctx,
+    (p, o): (u64, u64),
+    moves: u64,
+    hash_move: u8,
+    expected_all: bool,
+    alpha: i32,
+) -> Option<(i32, u8)> {
+    let empties = (!(p | o)).count_ones();
     let mut best = -65;
     let mut best_move = 64;
     let mut rest = moves;
@@ -604,66 +670,59 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
         let flipped = k.flips(square, p, o);
         best = -nws(k, ctx, o ^ flipped, p ^ flipped ^ (1 << square), -alpha - 1);
         if ctx.watch.aborted {
-            return 0;
+            return None;
         }
         best_move = hash_move;
         rest &= !(1 << square);
     }
-    if best <= alpha && rest != 0 {
-        let mut list: MoveList<34> = [(0, 0, 0); 34];
-        let n = if expected_all {
-            // Odd quadrants first, no keys: all moves are likely searched anyway.
-            parity_moves(k, ctx, p, o, rest, &mut list)
-        } else {
-            keyed_moves(k, ctx, p, o, rest, hash_move, &mut list)
-        };
-        let defer = ctx.shared.parallel && empties >= DEFER_FROM;
-        let mut deferred = 0u64;
-        for i in 0..n {
-            let (square, flipped) = pick(&mut list, i, n);
-            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-            // Another thread's move is put off, but never the first one searched here.
-            if defer
-                && (i > 0 || hash_move < 64)
-                && ctx.shared.table.busy.is_busy(table_key(cp, co))
-            {
-                deferred |= 1 << square;
-                continue;
-            }
-            let score = -child(k, ctx, cp, co, alpha, defer);
-            if ctx.watch.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = square;
-                if score > alpha {
-                    deferred = 0;
-                    break;
-                }
-            }
+    if best > alpha || rest == 0 {
+        return Some((best, best_move));
+    }
+    let mut list: MoveList<34> = [(0, 0, 0); 34];
+    let n = if expected_all {
+        // Odd quadrants first, no keys: all moves are likely searched anyway.
+        parity_moves(k, ctx, p, o, rest, &mut list)
+    } else {
+        keyed_moves(k, ctx, p, o, rest, hash_move, &mut list)
+    };
+    let defer = ctx.shared.parallel && empties >= DEFER_FROM;
+    let mut deferred = 0u64;
+    for i in 0..n {
+        let (square, flipped) = pick(&mut list, i, n);
+        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+        // Another thread's move is put off, but never the first one searched here.
+        if defer && (i > 0 || hash_move < 64) && ctx.shared.table.busy.is_busy(table_key(cp, co)) {
+            deferred |= 1 << square;
+            continue;
         }
-        for square in Squares(deferred) {
-            let flipped = k.flips(square, p, o);
-            let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
-            let score = -child(k, ctx, cp, co, alpha, true);
-            if ctx.watch.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = square as u8;
-                if score > alpha {
-                    break;
-                }
+        let score = -child(k, ctx, cp, co, alpha, defer);
+        if ctx.watch.aborted {
+            return None;
+        }
+        if score > best {
+            best = score;
+            best_move = square;
+            if score > alpha {
+                return Some((best, best_move));
             }
         }
     }
-    let (lower, upper) = proven_bounds(best, alpha, alpha + 1);
-    ctx.shared
-        .table
-        .store(key, empties, ctx.shared.level, lower, upper, best_move);
-    best
+    for square in Squares(deferred) {
+        let flipped = k.flips(square, p, o);
+        let (cp, co) = (o ^ flipped, p ^ flipped ^ (1 << square));
+        let score = -child(k, ctx, cp, co, alpha, true);
+        if ctx.watch.aborted {
+            return None;
+        }
+        if score > best {
+            best = score;
+            best_move = square as u8;
+            if score > alpha {
+                break;
+            }
+        }
+    }
+    Some((best, best_move))
 }
 
 /// The bounds on the exact score that a fail-soft result `best` of the window
@@ -753,18 +812,26 @@ fn nws_parity<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 
 /// not, or where the run has no solver (a helper thread's).
 #[inline(always)]
 pub(super) fn solve_if_reachable(
-    run: &mut Run<'_, Position>,
+    mut search: SearchMut<'_, '_, Position>,
     pos: &Position,
     depth: i32,
     alpha: Score,
     beta: Score,
 ) -> Option<Score> {
     let empties = pos.empty_count();
-    if depth < empties as i32 || run.solve_in_midgame && empties > SOLVER_FROM {
+    let view = search.view();
+    if depth < empties as i32 || view.solves_in_midgame() && empties > SOLVER_FROM {
         return None;
     }
-    let solver = run.plan_tables?;
-    let evaluator = run.evaluator;
+    let solver = view.tables()?;
+    let evaluator = view.evaluator();
+    let (rules, selectivity) = (view.rules(), view.end_selectivity());
+    // A solve in the midgame calls the solver many times: no threads for each.
+    let threads = if view.solves_in_midgame() {
+        1
+    } else {
+        view.threads()
+    };
     // The side only names the colours; the solver's positions need none.
     let eval = move |player: u64, opponent: u64| {
         evaluator.evaluate(&Position {
@@ -780,12 +847,11 @@ pub(super) fn solve_if_reachable(
     };
     Some(solve_position(
         solver,
-        &mut run.watch,
-        run.rules,
+        search.watch(),
+        rules,
         &eval,
-        run.end_selectivity,
-        // A solve in the midgame calls the solver many times: no threads for each.
-        if run.solve_in_midgame { 1 } else { run.threads },
+        selectivity,
+        threads,
         pos,
         alpha,
         beta,

@@ -8,9 +8,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use crate::game::{Score, mix64};
 
-use crate::search::busy::BusyMarks;
-use crate::search::memory::{LargeArray, OutOfMemory, power_of_two_fitting};
-use crate::search::slot::Slot;
+use crate::search::plan::{BusyMarks, LargeArray, OutOfMemory, Slot, power_of_two_fitting};
 
 /// The solver's table: lower and upper bounds on exact scores, and the best move;
 /// beside it, the values of the shallow searches that order the moves at many empties.

@@ -353,7 +353,7 @@ mod tests {
     #[test]
     fn start_position_is_even_for_symmetric_terms() {
         let start = Position::start();
-        let heuristics: Vec<&str> = crate::eval::OTHELLO_EVALUATORS
+        let heuristics: Vec<&str> = crate::othello::eval::OTHELLO_EVALUATORS
             .iter()
             .copied()
             .filter(|name| Heuristic::by_name(name).is_some())

@@ -4,7 +4,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::*;
-use crate::eval::othello_evaluator;
+use crate::othello::eval::othello_evaluator;
 use crate::othello::symmetry::Symmetry;
 
 fn searcher() -> Searcher<Position> {

@@ -23,11 +23,12 @@ use rand::RngExt;
 pub use file::{BookError, FORMAT_VERSION};
 
 use crate::game::{Color, Game, Score};
+use crate::options::BookChoice;
 use crate::othello::symmetry::canonical;
 use crate::othello::{Move, Position};
 use crate::search::{Limits, Searcher};
 
-/// The book shipped with iago, used when no other is named (see `src/book/README.md` for
+/// The book shipped with iago, used when no other is named (see `src/othello/book/README.md` for
 /// the command that made it).
 pub static DEFAULT_BOOK: &[u8] = include_bytes!("book.bin");
 
@@ -120,26 +121,6 @@ impl Default for LearnSettings {
 pub struct LearnReport {
     pub added: usize,
     pub searched: usize,
-}
-
-/// Which book to use: `--book PATH`, `--book none`, or the default embedded one.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum BookChoice {
-    #[default]
-    Default,
-    None,
-    File(PathBuf),
-}
-
-impl BookChoice {
-    /// Reads a `--book` argument: `none` disables the book, anything else is a path.
-    pub fn from_arg(arg: &str) -> BookChoice {
-        if arg.eq_ignore_ascii_case("none") {
-            BookChoice::None
-        } else {
-            BookChoice::File(PathBuf::from(arg))
-        }
-    }
 }
 
 /// An opening book.

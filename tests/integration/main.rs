@@ -20,6 +20,7 @@ mod formats;
 mod gpu_generator;
 mod gtp;
 mod gtp_mill;
+mod house;
 mod mill_match;
 mod mill_rules;
 mod mill_search;

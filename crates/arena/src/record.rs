@@ -69,7 +69,7 @@ impl<G: Game> ArenaRecord<G> {
     }
 }
 
-impl<G: Game> ArenaRecord<G> {
+impl<G: EngineGame> ArenaRecord<G> {
     /// The record as one line of GGF, written as `ggf` says: `(;GM[Othello]...;)`.
     pub fn to_ggf(&self, ggf: &GgfFormat<G>) -> String {
         let mut text = format!("(;GM[{}]PC[iago match]", ggf.game);
@@ -157,7 +157,7 @@ pub fn record_line<G: Game>(
 }
 
 /// A move as GGF and NBoard write it: `F5`, `F5/1.50/0.25`, `PA//0.01`.
-pub fn format_move<G: Game>(ggf: &GgfFormat<G>, recorded: &RecordedMove<G::Move>) -> String {
+pub fn format_move<G: EngineGame>(ggf: &GgfFormat<G>, recorded: &RecordedMove<G::Move>) -> String {
     let mut text = (ggf.write_move)(recorded.mv);
     if recorded.eval.is_some() || recorded.seconds.is_some() {
         text.push('/');

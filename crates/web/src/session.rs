@@ -14,7 +14,9 @@ use serde_json::json;
 use tokio::sync::broadcast;
 
 use iago_core::engine::review::{Review, Row};
-use iago_core::engine::{Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told};
+use iago_core::engine::{
+    Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told, write_record,
+};
 use iago_core::game::Color;
 use iago_core::games::GameEntry;
 use iago_core::options::{self, EngineOption, LEVEL, Settings};
@@ -444,7 +446,7 @@ impl<G: EngineGame> WebSession<G> {
     fn export(&self, format: ExportFormat) -> String {
         let record = self.line.whole_record();
         match format {
-            ExportFormat::Ggf => G::format_game_record(&record).unwrap_or_default(),
+            ExportFormat::Ggf => write_record(&record).unwrap_or_default(),
             ExportFormat::Transcript => G::transcript(&record),
             ExportFormat::Position => self.line.current().format_position(),
         }
@@ -883,7 +885,7 @@ impl<G: EngineGame> WebSession<G> {
             evals: self.evals.iter().flatten().cloned().collect(),
             position: pos.format_position(),
             features: Features {
-                records: G::format_game_record(&self.line.record()).is_some(),
+                records: G::GGF.is_some(),
                 openings: true,
                 analysis: true,
             },

@@ -4,6 +4,7 @@
 //! records (which are also what NBoard engines are told, so only a game with them is
 //! played over NBoard), and a grid that GoGui can draw.
 
+use super::{EngineGame, Record};
 use crate::game::{Color, Game};
 
 /// Reads one opening, a line of an opening file or `iago match --start`: the moves from
@@ -20,7 +21,7 @@ pub struct OpeningFormat<G: Game> {
 
 /// How a game is written in GGF, the game record format of NBoard and GGS:
 /// `(;GM[Othello]...TY[8]BO[8 <squares> <side>]B[F5]W[PA];)`.
-pub struct GgfFormat<G: Game> {
+pub struct GgfFormat<G: EngineGame> {
     /// `GM[...]`: the game's name.
     pub game: &'static str,
     /// `TY[...]`: the board's type.
@@ -29,6 +30,10 @@ pub struct GgfFormat<G: Game> {
     pub board: fn(&G) -> String,
     /// A move as GGF writes it (`F5`, `PA` for a pass).
     pub write_move: fn(G::Move) -> String,
+    /// Reads a whole record (NBoard's `set game`, a pasted game).
+    pub read: fn(text: &str) -> Result<Record<G>, String>,
+    /// Writes a whole record: its start, moves, times, clock and result.
+    pub write: fn(&Record<G>) -> String,
 }
 
 /// A game whose every move is one square of a square grid the size of its board (or a

@@ -127,29 +127,18 @@ pub trait EngineGame: Searchable + PartialEq {
         None
     }
 
-    /// Reads a game record (NBoard's `set game`): GGF for Othello.
-    fn parse_game_record(_text: &str) -> Result<Record<Self>, String> {
-        Err("the game has no game record format".into())
-    }
-
     /// The game's own opening notation and default set for matches; `None` where an
     /// opening is its moves written apart (`d6 d5`) and matches play random openings.
     const OPENINGS: Option<OpeningFormat<Self>> = None;
 
-    /// How the game's records are written in GGF; `None` for games without GGF
-    /// records, which NBoard engines (told their games as GGF) do not play.
+    /// How the game's records are read and written in GGF; `None` for games without
+    /// GGF records, which NBoard engines (told their games as GGF) do not play.
     const GGF: Option<GgfFormat<Self>> = None;
-
-    /// Writes `record` in the format [`EngineGame::parse_game_record`] reads; `None` for
-    /// games without one.
-    fn format_game_record(_record: &Record<Self>) -> Option<String> {
-        None
-    }
 
     /// Reads a game in any form a user may paste: a game record, a move list or a
     /// position string (the game's own forms; a position is a game without moves).
     fn read_game(text: &str) -> Result<Record<Self>, String> {
-        Self::parse_game_record(text).or_else(|_| Self::parse_position(text).map(Record::new))
+        read_record::<Self>(text).or_else(|_| Self::parse_position(text).map(Record::new))
     }
 
     /// The moves of a game as one short text (Othello's `f5d6c3`, passes left out), for
@@ -364,6 +353,17 @@ pub enum Job {
 
 /// The book as the engine and its job thread share it.
 type SharedBook<G> = Arc<Mutex<Box<dyn EngineBook<G>>>>;
+
+/// Reads a game record of `G` (NBoard's `set game`): GGF, where the game has it.
+pub fn read_record<G: EngineGame>(text: &str) -> Result<Record<G>, String> {
+    let ggf = G::GGF.ok_or("the game has no game record format")?;
+    (ggf.read)(text)
+}
+
+/// `record` as the game's GGF record, `None` for a game without one.
+pub fn write_record<G: EngineGame>(record: &Record<G>) -> Option<String> {
+    G::GGF.map(|ggf| (ggf.write)(record))
+}
 
 /// The job in flight.
 struct Running<G: EngineGame> {
@@ -888,7 +888,7 @@ mod tests {
 
     #[test]
     fn the_clock_is_the_main_time_minus_the_movers_recorded_seconds() {
-        let record = Position::parse_game_record(
+        let record = read_record::<Position>(
             "(;GM[Othello]TI[5:00]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//10]W[c3/0/20.5]B[c4//5];)",
         )
         .unwrap();
@@ -897,7 +897,7 @@ mod tests {
             record.remaining_for_mover(),
             Some(Duration::from_millis(279_500))
         );
-        let with_increment = Position::parse_game_record(
+        let with_increment = read_record::<Position>(
             "(;GM[Othello]TI[1:00/0:02/0]BO[8 ---------------------------O*------*O--------------------------- *]B[d3//10]W[c3//3];)",
         )
         .unwrap();
@@ -906,7 +906,7 @@ mod tests {
             with_increment.remaining_for_mover(),
             Some(Duration::from_secs(52))
         );
-        let untimed = Position::parse_game_record(
+        let untimed = read_record::<Position>(
             "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *];)",
         )
         .unwrap();

@@ -121,12 +121,6 @@ impl EngineGame for Position {
         othello_evaluator(name)
     }
 
-    fn parse_game_record(text: &str) -> Result<Record<Self>, String> {
-        crate::othello::ggf::parse_ggf(text)
-            .map(|game| record_from_ggf(&game))
-            .map_err(|e| e.to_string())
-    }
-
     const OPENINGS: Option<OpeningFormat<Self>> = Some(OpeningFormat {
         read: read_opening,
         default_set: BALANCED_OPENINGS,
@@ -137,11 +131,13 @@ impl EngineGame for Position {
         kind: "8",
         board: ggf_board,
         write_move: ggf_move,
+        read: |text| {
+            crate::othello::ggf::parse_ggf(text)
+                .map(|game| record_from_ggf(&game))
+                .map_err(|e| e.to_string())
+        },
+        write: |record| ggf_from_record(record).to_ggf(),
     });
-
-    fn format_game_record(record: &Record<Self>) -> Option<String> {
-        Some(ggf_from_record(record).to_ggf())
-    }
 
     /// GGF, a transcript (`f5d6c3`, passes left out or not), a position string or a
     /// position followed by moves ([`parse_game`]).

@@ -9,7 +9,9 @@ use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
 use super::{Arrival, Flow, Output, Session, TextLine};
-use crate::engine::{Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told};
+use crate::engine::{
+    self, Engine, EngineGame, Job, Outcome, Progress, Purpose, SearchResult, Told,
+};
 use crate::game::Color;
 use crate::options::Settings;
 use crate::search::Confidence;
@@ -126,7 +128,7 @@ impl<G: EngineGame> NBoard<G> {
                     self.out.line(&self.name_line());
                 }
             }
-            Command::SetGame(text) => match G::parse_game_record(&text) {
+            Command::SetGame(text) => match engine::read_record::<G>(&text) {
                 Ok(record) => {
                     self.cancel();
                     self.engine.set_record(record);

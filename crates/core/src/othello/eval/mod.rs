@@ -73,6 +73,30 @@ pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, Str
     }
 }
 
+/// Weights decoded from `bytes`, kept for the rest of the run in `cache` (evaluators are
+/// shared by searches): bytes seen before get the weights decoded then, so that a
+/// protocol that sets the same evaluator over and over does not grow the memory.
+fn shared_weights<W: Sync + 'static>(
+    cache: &'static std::sync::Mutex<Vec<(u64, &'static W)>>,
+    bytes: &[u8],
+    unusable: &'static str,
+    decode: impl FnOnce(&[u8]) -> Result<W, String>,
+) -> Result<&'static W, String> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let digest = {
+        let mut hasher = DefaultHasher::new();
+        bytes.hash(&mut hasher);
+        hasher.finish()
+    };
+    let mut loaded = cache.lock().map_err(|_| unusable)?;
+    if let Some((_, weights)) = loaded.iter().find(|(known, _)| *known == digest) {
+        return Ok(weights);
+    }
+    let weights: &'static W = Box::leak(Box::new(decode(bytes)?));
+    loaded.push((digest, weights));
+    Ok(weights)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,7 +37,6 @@
 //! it from the parent would save at most a third of its work (docs/experiments.md, "an
 //! evaluation network over the patterns").
 
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;
 
 use super::features::{self, Layout, MAX_MOBILITY, PATTERNS, PLACEMENTS};
@@ -348,21 +347,14 @@ impl NetworkEval {
         static LOADED: Mutex<Vec<(u64, &'static NetworkWeights)>> = Mutex::new(Vec::new());
         let bytes = crate::files::read(std::path::Path::new(path), crate::files::WEIGHTS)
             .map_err(|e| format!("network weights: {e}"))?;
-        let digest = {
-            let mut hasher = DefaultHasher::new();
-            bytes.hash(&mut hasher);
-            hasher.finish()
-        };
-        let mut loaded = LOADED
-            .lock()
-            .map_err(|_| "the loaded networks are unusable")?;
-        if let Some((_, weights)) = loaded.iter().find(|(known, _)| *known == digest) {
-            return Ok(NetworkEval { weights });
-        }
-        let weights =
-            NetworkWeights::decode(&bytes).map_err(|e| format!("network weights {path}: {e}"))?;
-        let weights: &'static NetworkWeights = Box::leak(Box::new(weights));
-        loaded.push((digest, weights));
+        let weights = super::shared_weights(
+            &LOADED,
+            &bytes,
+            "the loaded networks are unusable",
+            |bytes| {
+                NetworkWeights::decode(bytes).map_err(|e| format!("network weights {path}: {e}"))
+            },
+        )?;
         Ok(NetworkEval { weights })
     }
 

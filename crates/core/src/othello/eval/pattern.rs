@@ -16,7 +16,6 @@
 //! followed by a u16 count of zero weights.
 
 use std::borrow::Cow;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Mutex, OnceLock};
 
 use super::features::{self, Layout, MAX_STAGES};
@@ -179,20 +178,12 @@ impl PatternEval {
     pub fn from_file(path: &str) -> Result<PatternEval, String> {
         static LOADED: Mutex<Vec<(u64, &'static PatternWeights)>> = Mutex::new(Vec::new());
         let bytes = crate::files::read(std::path::Path::new(path), crate::files::WEIGHTS)?;
-        let digest = {
-            let mut hasher = DefaultHasher::new();
-            bytes.hash(&mut hasher);
-            hasher.finish()
-        };
-        let mut loaded = LOADED
-            .lock()
-            .map_err(|_| "the loaded weights are unusable")?;
-        if let Some((_, weights)) = loaded.iter().find(|(known, _)| *known == digest) {
-            return Ok(PatternEval::with_weights(weights));
-        }
-        let weights = PatternWeights::decode(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        let weights: &'static PatternWeights = Box::leak(Box::new(weights));
-        loaded.push((digest, weights));
+        let weights = super::shared_weights(
+            &LOADED,
+            &bytes,
+            "the loaded weights are unusable",
+            |bytes| PatternWeights::decode(bytes).map_err(|e| format!("{path}: {e}")),
+        )?;
         Ok(PatternEval::with_weights(weights))
     }
 

@@ -1136,9 +1136,10 @@ fn line_fields(line: &str) -> (Move, f64, Option<iago::search::Confidence>) {
 
 /// A long hint steps through the selective solves, each a result: its lines come level
 /// after level (at 32 empties, beyond 30 where a solve is searched in the midgame, 38%,
-/// 58%, 73%, ... the surest last; at 22, where the solver solves, 73%, 89%), each `NN%`
-/// line's score is the one a separate search of the position after its move finds at
-/// that level, and each `100%` line's the exact one a separate solve finds. At 38
+/// 42%, 46%, ... the surest last; at 22, where the solver solves, 73%, 89%), each `NN%`
+/// line's score is (but for a disc or two on a few lines) the one a separate search of
+/// the position after its move finds at that level, and each `100%` line's the exact
+/// one a separate solve finds. At 38
 /// empties the solver alone gave no line at its first level for hours.
 #[test]
 fn a_long_hint_steps_through_the_selective_solves() {
@@ -1179,7 +1180,7 @@ fn a_long_hint_steps_through_the_selective_solves() {
         let mut levels = percents.clone();
         levels.dedup();
         let expected: &[u8] = if empties > 30 {
-            &[38, 58, 73, 82]
+            &[38, 42, 46, 50, 54, 58]
         } else {
             &[73, 89, 100]
         };
@@ -1187,14 +1188,28 @@ fn a_long_hint_steps_through_the_selective_solves() {
             levels.starts_with(expected),
             "{empties} empties: {levels:?}"
         );
+        // A probable value depends on the search's path (the windows it was searched in
+        // and what its table held), so a separate search at the same level may end a
+        // disc or two away (at 32 empties, 2 of 30 lines did); an exact value is one.
+        let mut same = 0;
         for &(mv, value, confidence) in &solved {
-            let separate = separate_value(&pos, mv, confidence);
-            assert_eq!(
-                separate,
-                Some(value),
-                "{mv} {value} {confidence:?} at {empties}"
+            let separate = separate_value(&pos, mv, confidence)
+                .unwrap_or_else(|| panic!("{mv} {confidence:?}: no separate value"));
+            let off = (separate - value).abs();
+            if confidence == Confidence::Exact {
+                assert_eq!(off, 0.0, "{mv} {value} exact at {empties}: {separate}");
+            }
+            assert!(
+                off <= 2.0,
+                "{mv} {value} {confidence:?} at {empties}: {separate}"
             );
+            same += usize::from(off == 0.0);
         }
+        assert!(
+            same * 10 >= solved.len() * 9,
+            "{same} of {} lines as a separate search's",
+            solved.len()
+        );
     }
 }
 

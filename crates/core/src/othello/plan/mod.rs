@@ -25,7 +25,7 @@ use crate::search::time::{self, Schedule};
 use super::{DISC, Move, Position};
 use clock::solve_start_time;
 pub use endgame::Solver;
-use probcut::SELECTIVE_T;
+use probcut::{LEVEL_73, LEVEL_89, SELECTIVE_T};
 
 impl Searchable for Position {
     type Plan = OthelloPlan;
@@ -216,15 +216,28 @@ fn solves_in_midgame(empties: u32, score: Score) -> bool {
 /// never bring, in steps small enough that each comes soon after the one before.
 fn selective_levels(empties: u32, score: Score) -> &'static [usize] {
     if solves_in_midgame(empties, score) {
-        &[0, 1, 2, 3, 4, 5, 6, 7, 8]
+        &EVERY_LEVEL
     } else {
-        &[2, 4]
+        &[LEVEL_73, LEVEL_89]
     }
 }
 
+/// Every selective level, the least sure first.
+const EVERY_LEVEL: [usize; SELECTIVE_T.len()] = {
+    let mut levels = [0; SELECTIVE_T.len()];
+    let mut level = 0;
+    while level < levels.len() {
+        levels[level] = level;
+        level += 1;
+    }
+    levels
+};
+
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
-const SELECTIVE_COST: [f64; SELECTIVE_T.len()] =
-    [0.01, 0.02, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3];
+const SELECTIVE_COST: [f64; SELECTIVE_T.len()] = [
+    0.01, 0.012, 0.014, 0.016, 0.018, 0.02, 0.028, 0.035, 0.044, 0.05, 0.056, 0.06, 0.064, 0.07,
+    0.076, 0.086, 0.094, 0.1, 0.112, 0.125, 0.137, 0.152, 0.17, 0.19, 0.208, 0.228, 0.255, 0.3,
+];
 
 /// How many times the last iteration's time the next selective level is expected to take
 /// (from the midgame's last iteration to level 0, and from one level to the next). The
@@ -410,7 +423,12 @@ mod tests {
     fn the_exact_solve_comes_when_it_fits_in_the_time() {
         let empties = 24;
         let plenty = estimated_solve_time(empties, 1) * 3;
-        let step = next_step(Step::Selective(4), empties, &budget(plenty), Duration::ZERO);
+        let step = next_step(
+            Step::Selective(LEVEL_89),
+            empties,
+            &budget(plenty),
+            Duration::ZERO,
+        );
         assert_eq!(step, Some(Step::Exact));
     }
 
@@ -422,7 +440,7 @@ mod tests {
         assert!(estimated_solve_time(empties, 2).mul_f64(0.5) < time);
         let next = |threads| {
             step_after(
-                Step::Selective(4),
+                Step::Selective(LEVEL_89),
                 empties,
                 &plan(60, FULL, true, threads, &budget(time)),
                 Duration::ZERO,
@@ -449,12 +467,17 @@ mod tests {
         // Room for the win/loss/draw solve (0.4 of the estimate, half of it needed) but
         // not for the exact one (half an estimate).
         let some = estimated_solve_time(empties, 1).mul_f64(0.3);
-        let step = next_step(Step::Selective(4), empties, &budget(some), Duration::ZERO);
+        let step = next_step(
+            Step::Selective(LEVEL_89),
+            empties,
+            &budget(some),
+            Duration::ZERO,
+        );
         assert_eq!(step, Some(Step::WinLossDraw));
         let after = next_step(Step::WinLossDraw, empties, &budget(some), Duration::ZERO);
         assert_eq!(after, None);
         let none = next_step(
-            Step::Selective(4),
+            Step::Selective(LEVEL_89),
             empties,
             &budget(Duration::from_millis(1)),
             Duration::ZERO,
@@ -467,15 +490,18 @@ mod tests {
         let empties = 26;
         let movetime = budget_ms(100, 100, true);
         let after = |step| next_step(step, empties, &movetime, Duration::ZERO);
-        assert_eq!(after(Step::Selective(2)), Some(Step::Selective(4)));
-        assert_eq!(after(Step::Selective(4)), Some(Step::Exact));
+        assert_eq!(
+            after(Step::Selective(LEVEL_73)),
+            Some(Step::Selective(LEVEL_89))
+        );
+        assert_eq!(after(Step::Selective(LEVEL_89)), Some(Step::Exact));
         // On a clock, time saved is kept for later moves.
         let clock = time::Budget {
             spend_all: false,
             ..movetime
         };
         let step = next_step(
-            Step::Selective(2),
+            Step::Selective(LEVEL_73),
             empties,
             &clock,
             Duration::from_millis(60),
@@ -491,16 +517,24 @@ mod tests {
         // hard limit, the midgame iterations have reached their deepest.
         let empties = 28;
         let clock = budget_ms(3000, 6000, false);
-        assert!(solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[2]) > clock.hard.unwrap());
+        assert!(
+            solve_start_time(empties, 1).mul_f64(SELECTIVE_COST[LEVEL_73]) > clock.hard.unwrap()
+        );
         let after = |step, last| next_step(step, empties, &clock, Duration::from_millis(last));
         assert_eq!(after(Step::Midgame(26), 70), Some(Step::Midgame(27)));
-        assert_eq!(after(Step::Midgame(27), 70), Some(Step::Selective(2)));
-        assert_eq!(after(Step::Selective(2), 300), Some(Step::Selective(4)));
+        assert_eq!(
+            after(Step::Midgame(27), 70),
+            Some(Step::Selective(LEVEL_73))
+        );
+        assert_eq!(
+            after(Step::Selective(LEVEL_73), 300),
+            Some(Step::Selective(LEVEL_89))
+        );
         // The exact solve still needs its estimate.
-        assert_eq!(after(Step::Selective(4), 800), None);
+        assert_eq!(after(Step::Selective(LEVEL_89), 800), None);
         // A level expected to end past twice the share is not started.
         assert_eq!(after(Step::Midgame(27), 2000), None);
-        assert_eq!(after(Step::Selective(2), 2000), None);
+        assert_eq!(after(Step::Selective(LEVEL_73), 2000), None);
         // Without the selective solves, nothing follows the midgame.
         let plain = step_after(
             Step::Midgame(27),
@@ -529,7 +563,7 @@ mod tests {
             )
         };
         // 16 empties: the selective solves lead to the exact one, from depth 6.
-        assert_eq!(next(Step::Midgame(6), 16), Some(Step::Selective(2)));
+        assert_eq!(next(Step::Midgame(6), 16), Some(Step::Selective(LEVEL_73)));
         // 18 empties: only the sign is within reach, and nothing follows it.
         assert_eq!(next(Step::Midgame(8), 18), Some(Step::WinLossDraw));
         assert_eq!(next(Step::WinLossDraw, 18), None);
@@ -565,7 +599,7 @@ mod tests {
             ..plan(60, FULL, true, 1, &budget(some))
         };
         assert_eq!(
-            step_after(Step::Selective(4), 24, &timed, Duration::ZERO, 0),
+            step_after(Step::Selective(LEVEL_89), 24, &timed, Duration::ZERO, 0),
             None
         );
     }
@@ -575,7 +609,7 @@ mod tests {
         let unlimited = time::Budget::default();
         assert_eq!(
             next_step(Step::Midgame(12), 30, &unlimited, Duration::ZERO),
-            Some(Step::Selective(2))
+            Some(Step::Selective(LEVEL_73))
         );
         assert_eq!(
             next_step(Step::Midgame(12), 38, &unlimited, Duration::ZERO),
@@ -601,16 +635,26 @@ mod tests {
             }
             steps
         };
-        let solver: Vec<Step> = [2, 4]
+        let solver: Vec<Step> = [LEVEL_73, LEVEL_89]
             .map(Step::Selective)
             .into_iter()
             .chain([Step::Exact])
             .collect();
-        assert_eq!(ladder(24, Step::Selective(2)), solver);
-        let beyond: Vec<Step> = (0..9).map(Step::Selective).chain([Step::Exact]).collect();
+        assert_eq!(ladder(24, Step::Selective(LEVEL_73)), solver);
+        let beyond: Vec<Step> = EVERY_LEVEL
+            .map(Step::Selective)
+            .into_iter()
+            .chain([Step::Exact])
+            .collect();
         assert_eq!(ladder(38, Step::Selective(0)), beyond);
-        let percents: Vec<u8> = (0..9).map(OthelloPlan::selective_confidence).collect();
-        assert_eq!(percents, [38, 58, 73, 82, 89, 93, 95, 98, 99]);
+        let percents = EVERY_LEVEL.map(OthelloPlan::selective_confidence);
+        assert_eq!(
+            percents,
+            [
+                38, 42, 46, 50, 54, 58, 62, 66, 70, 73, 76, 78, 80, 82, 84, 86, 88, 89, 90, 91, 92,
+                93, 94, 95, 96, 97, 98, 99
+            ]
+        );
     }
 
     /// A midgame score at the end of the evaluation's scale goes to the solve at once,
@@ -624,24 +668,28 @@ mod tests {
         for score in [SATURATED, -SATURATED, 64 * DISC, -64 * DISC] {
             assert_eq!(
                 step_after(Step::Midgame(5), 34, &full, Duration::ZERO, score),
-                Some(Step::Selective(2)),
+                Some(Step::Selective(LEVEL_73)),
                 "{score}"
             );
             let after = |step| step_after(step, 34, &full, Duration::ZERO, score);
             assert_eq!(
-                after(Step::Selective(2)),
-                Some(Step::Selective(4)),
+                after(Step::Selective(LEVEL_73)),
+                Some(Step::Selective(LEVEL_89)),
                 "{score}"
             );
-            assert_eq!(after(Step::Selective(4)), Some(Step::Exact), "{score}");
+            assert_eq!(
+                after(Step::Selective(LEVEL_89)),
+                Some(Step::Exact),
+                "{score}"
+            );
         }
         // A level of the solver's that finds a little less than a wipe-out (FFO #79's
         // +62 on the way to +64) keeps to the solver's levels.
         for score in [NEAR_WIPE_OUT, 62 * DISC, -62 * DISC] {
             let after = |step| step_after(step, 36, &full, Duration::ZERO, score);
             assert_eq!(
-                after(Step::Selective(2)),
-                Some(Step::Selective(4)),
+                after(Step::Selective(LEVEL_73)),
+                Some(Step::Selective(LEVEL_89)),
                 "{score}"
             );
         }
@@ -675,7 +723,7 @@ mod tests {
             may_save: false,
             unsettled: None,
         };
-        let step = next_step(Step::Selective(4), 30, &unlimited, Duration::ZERO);
+        let step = next_step(Step::Selective(LEVEL_89), 30, &unlimited, Duration::ZERO);
         assert_eq!(step, Some(Step::Exact));
     }
 }

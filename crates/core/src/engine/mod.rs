@@ -913,17 +913,22 @@ mod tests {
         assert_eq!(untimed.remaining_for_mover(), None);
     }
 
+    /// An Othello engine with `settings` and no book, its wake-ups going nowhere.
+    fn bookless_engine(settings: Settings) -> Engine<Position> {
+        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
+        let settings = Settings {
+            book: BookChoice::None,
+            ..settings
+        };
+        Engine::new(settings, wake).unwrap()
+    }
+
     /// No system gives a thread a petabyte of stack: the job's thread cannot start.
     const NO_STACK: usize = 1 << 50;
 
     #[test]
     fn a_job_that_cannot_start_is_answered_and_the_searcher_keeps_its_settings() {
-        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
-        let settings = Settings {
-            book: BookChoice::None,
-            ..Settings::default()
-        };
-        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        let mut engine = bookless_engine(Settings::default());
         for (flag, value) in [("--hash", "2"), ("--threads", "3"), ("--seed", "7")] {
             let option = crate::options::by_flag(flag).unwrap();
             engine.set_option(option, value).unwrap();
@@ -963,13 +968,10 @@ mod tests {
     /// engine its searcher for the next one.
     #[test]
     fn a_job_run_here_is_the_job_run_on_its_thread() {
-        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
-        let settings = Settings {
-            book: BookChoice::None,
+        let mut engine = bookless_engine(Settings {
             depth: Some(5),
             ..Settings::default()
-        };
-        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        });
         engine.play("f5".parse().unwrap(), None).unwrap();
         let go = || Job::Go {
             limits: Limits {
@@ -996,15 +998,7 @@ mod tests {
 
     #[test]
     fn limits_default_to_a_depth_only_when_nothing_else_bounds_the_search() {
-        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
-        let mut engine = Engine::<Position>::new(
-            Settings {
-                book: BookChoice::None,
-                ..Settings::default()
-            },
-            wake,
-        )
-        .unwrap();
+        let mut engine = bookless_engine(Settings::default());
         let move_limits =
             |engine: &Engine<Position>, told: &Told| engine.limits(Purpose::Move, told);
         assert_eq!(
@@ -1058,12 +1052,7 @@ mod tests {
 
     #[test]
     fn a_move_for_the_side_not_to_move_follows_its_forced_pass() {
-        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
-        let settings = Settings {
-            book: BookChoice::None,
-            ..Settings::default()
-        };
-        let mut engine = Engine::<Position>::new(settings, wake).unwrap();
+        let mut engine = bookless_engine(Settings::default());
         assert!(engine.turn_to(Color::White).is_err(), "Black has moves");
         // White to move and without a move; Black has e8.
         let white_passes = format!("{}{}---- O", "X".repeat(40), "O".repeat(20));
@@ -1121,15 +1110,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_and_undo_leave_the_game_alone() {
-        let wake: Arc<dyn Fn() + Send + Sync> = Arc::new(|| {});
-        let mut engine = Engine::<Position>::new(
-            Settings {
-                book: BookChoice::None,
-                ..Settings::default()
-            },
-            wake,
-        )
-        .unwrap();
+        let mut engine = bookless_engine(Settings::default());
         assert_eq!(engine.undo(), Err(EngineError::CannotUndo));
         let a1: crate::othello::Move = "a1".parse().unwrap();
         assert!(engine.play(a1, None).is_err());

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{iago, scratch, stderr, stdout};
+use crate::common::{iago, random_match_args, scratch, stderr, stdout};
 
 use crate::protocol_io::IAGO;
 
@@ -21,21 +21,8 @@ fn names(dir: &Path) -> Vec<String> {
 
 /// `iago match` of two games between random players, its records written to `out`.
 fn short_match(out: &Path) -> Output {
-    let random = format!("{IAGO} --player random --book none --hash 1");
-    iago(&[
-        "match",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--quiet",
-        "--engine",
-        &format!("a=gtp:{random} --seed 1"),
-        "--engine",
-        &format!("b=gtp:{random} --seed 2"),
-        "--out",
-        out.to_str().unwrap(),
-    ])
+    let args = random_match_args(out.to_str().unwrap());
+    iago(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 /// Makes a special file with the system's tool (`mkfifo`, `mknod`), if this user may.

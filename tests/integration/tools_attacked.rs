@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{ArrayBoard, iago, rng, scratch, stderr, stdout, stdout_of};
+use crate::common::{ArrayBoard, iago, random_match_args, rng, scratch, stderr, stdout, stdout_of};
 use crate::protocol_io::{IAGO, run_all, with_memory_limit};
 use iago::corpus::records;
 use iago::othello::Position;
@@ -97,26 +97,6 @@ fn assert_nothing_followed(dir: &Path, outputs: &[&str], what: &str) {
     }
 }
 
-fn two_engine_match(out: &str) -> Vec<String> {
-    let random = format!("{IAGO} --player random --book none --hash 1");
-    [
-        "match",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--quiet",
-        "--engine",
-        &format!("a=gtp:{random} --seed 1"),
-        "--engine",
-        &format!("b=gtp:{random} --seed 2"),
-        "--out",
-        out,
-    ]
-    .map(String::from)
-    .to_vec()
-}
-
 /// `iago selfplay` of a few quick games into `out`, with more options.
 fn quick_selfplay(out: &str, more: &[&str]) -> Vec<String> {
     let mut args: Vec<String> = [
@@ -154,7 +134,7 @@ fn no_writer_writes_through_a_link_planted_beside_its_output() {
         s(&dir.join("games.gam")),
     ]));
     let runs: Vec<(&str, Vec<String>)> = vec![
-        ("out.ggf", two_engine_match("out.ggf")),
+        ("out.ggf", random_match_args("out.ggf")),
         ("s.gam", quick_selfplay("s.gam", &[])),
         (
             "p.gam",
@@ -374,7 +354,7 @@ fn an_output_naming_an_input_is_refused_by_every_tool() {
             "--svg".into(),
             d("g.ggf"),
         ],
-        two_engine_match(&d("op.txt"))
+        random_match_args(&d("op.txt"))
             .into_iter()
             .chain(["--openings".into(), d("op.txt")])
             .collect(),
@@ -932,7 +912,7 @@ fn the_engine_at_a_terminal_says_what_to_type_and_a_pipe_sees_nothing_new() {
 fn analyze_leaves_a_matchs_opening_out_of_the_players_summaries() {
     let dir = scratch("attacked", "opening");
     let out = dir.join("m.ggf");
-    let args = two_engine_match(s(&out));
+    let args = random_match_args(s(&out));
     let output = iago(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(output.status.success(), "{}", stderr(&output));
     let analyzed = stdout_of(&iago(&[

@@ -250,6 +250,31 @@ pub fn shared_data_dir() -> Option<std::path::PathBuf> {
         .find(|dir| dir.is_dir())
 }
 
+/// The arguments of `iago match` of two games between random players over GTP, at
+/// depth 1, its records written to `out`.
+pub fn random_match_args(out: &str) -> Vec<String> {
+    let random = format!(
+        "{} --player random --book none --hash 1",
+        crate::protocol_io::IAGO
+    );
+    [
+        "match",
+        "--games",
+        "2",
+        "--depth",
+        "1",
+        "--quiet",
+        "--engine",
+        &format!("a=gtp:{random} --seed 1"),
+        "--engine",
+        &format!("b=gtp:{random} --seed 2"),
+        "--out",
+        out,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 /// Runs the iago binary with `args` and its input closed, as a script runs it.
 pub fn iago(args: &[&str]) -> std::process::Output {
     std::process::Command::new(crate::protocol_io::IAGO)

@@ -202,3 +202,79 @@ fn perft_reads_the_game_from_the_registry() {
     // Every possible game is one leaf.
     assert!(text.starts_with("perft 9: 255168\n"), "{text}");
 }
+
+/// The game's value of `pos` for its mover, by plain negamax over every move.
+fn negamax(pos: &TicTacToe) -> i32 {
+    if pos.is_game_over() {
+        return match pos.winner() {
+            Some(winner) if winner == pos.side_to_move() => 1,
+            Some(_) => -1,
+            None => 0,
+        };
+    }
+    let moves = pos.legal_moves();
+    moves
+        .as_ref()
+        .iter()
+        .map(|&mv| -negamax(&pos.play(mv)))
+        .max()
+        .unwrap()
+}
+
+/// The best lines of a search on two threads, where the threads share out the root
+/// moves, are each their move's value: at depth 7 from seven empties every line is
+/// searched to the game's end, and its sign is the game's value (plain negamax) after
+/// its move. Each position has won, drawn and lost moves, so a line that took a bound
+/// for a value would show.
+#[test]
+fn lines_on_two_threads_are_each_their_moves_value() {
+    use iago::search::{Focus, Limits, SearchReport, Searcher};
+    use std::cell::RefCell;
+    use std::sync::atomic::AtomicBool;
+    #[derive(Default)]
+    struct Seen(RefCell<Vec<SearchReport<<TicTacToe as Game>::Move>>>);
+    impl iago::search::Observer<<TicTacToe as Game>::Move> for Seen {
+        fn line(&self, report: &SearchReport<<TicTacToe as Game>::Move>) {
+            self.0.borrow_mut().push(report.clone());
+        }
+    }
+    // Every position after two moves, and two or three lines.
+    let names: Vec<String> = (1..=3)
+        .flat_map(|row| ["a", "b", "c"].map(|column| format!("{column}{row}")))
+        .collect();
+    let openings = names.iter().flat_map(|first| {
+        let names = &names;
+        names
+            .iter()
+            .filter(move |second| *second != first)
+            .map(move |second| vec![first.clone(), second.clone()])
+    });
+    for (index, moves) in openings.enumerate() {
+        let opening = &moves;
+        let pos = replay(&moves);
+        let value = |mv| -negamax(&pos.play(mv));
+        let lines = 2 + index % 2;
+        let mut searcher = Searcher::new(Box::new(iago_core::tictactoe::Lines));
+        searcher.set_threads(2);
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let focus = Focus {
+            lines,
+            ..Focus::default()
+        };
+        let seen = Seen::default();
+        let report = searcher.search_focused(&pos, &limits, &stop, &focus, &seen);
+        let seen = seen.0.borrow();
+        let last: Vec<_> = seen.iter().filter(|line| line.depth == 7).collect();
+        assert!(last.len() >= lines, "{opening:?}: {seen:?}");
+        for line in &last {
+            let mv = line.best_move.unwrap();
+            assert_eq!(line.score.signum(), value(mv), "{opening:?}: {line:?}");
+        }
+        let best = pos.legal_moves().as_ref().iter().map(|&mv| value(mv)).max();
+        assert_eq!(Some(report.score.signum()), best, "{opening:?}");
+    }
+}

@@ -11,10 +11,12 @@
 //! the game names (`plan`): Othello's, with its endgame solver, lives with Othello.
 //! `time` turns limits into deadlines. With several threads, helper threads search each
 //! midgame iteration beside the driver's (`helpers`); tables shared between threads are
-//! made of `slot`s, and the threads share out the moves (`busy`).
+//! made of `slot`s, and the threads share out the moves (`busy`). An iteration of
+//! several lines shares out its root moves among the threads instead (`lines`).
 
 mod busy;
 mod helpers;
+mod lines;
 mod memory;
 mod negamax;
 mod ordering;
@@ -692,7 +694,8 @@ fn iterate<'run, G: Searchable>(
             let guess = past.guess(current, best.score);
             let outcome = if course.lines > 1 {
                 let step = (current, search_depth);
-                lines_iteration(run, pos, ordered, step, course.lines, &mut past.line_values)
+                let lines = (course.lines, course.threads);
+                lines_iteration(run, pos, ordered, step, lines, &mut past.line_values)
             } else if parallel {
                 // Moves are put off only while other threads search beside this one.
                 run.busy = Some(busy);
@@ -853,7 +856,7 @@ fn lines_iteration<G: Searchable>(
     pos: &G,
     ordered: &mut [G::Move],
     (step, depth): (Step, u32),
-    lines: usize,
+    (lines, threads): (usize, usize),
     values: &mut Vec<(G::Move, Score)>,
 ) -> negamax::RootOutcome<G::Move> {
     let (low, high) = match step {
@@ -863,17 +866,56 @@ fn lines_iteration<G: Searchable>(
         ),
         _ => (-INFINITY, INFINITY),
     };
+    // Threads share out the root moves where each move's search is long enough and no
+    // node limit asks for the same result every run; a solve below the midgame's
+    // reach is the solver's, which runs threads of its own.
+    let parallel = threads > 1
+        && run.watch.unlimited()
+        && match step {
+            Step::Midgame(depth) => depth >= PARALLEL_MIDGAME_FROM,
+            _ => run.solve_in_midgame,
+        };
+    let depth = depth as i32;
     if matches!(step, Step::Midgame(_)) {
         // Midgame values swing with the depth's parity: no guesses, only values kept
         // for the solve after the last midgame iteration.
         let mut kept = Vec::new();
-        let outcome = run.root_lines(pos, ordered, depth as i32, lines, low, high, &mut kept);
+        let outcome = if parallel {
+            let window = (low, high);
+            lines::root_lines(
+                run,
+                pos,
+                ordered,
+                depth,
+                lines,
+                window,
+                &mut kept,
+                (None, threads),
+            )
+        } else {
+            run.root_lines(pos, ordered, depth, lines, low, high, &mut kept)
+        };
         if !run.watch.aborted {
             *values = kept;
         }
         return outcome;
     }
-    run.root_lines(pos, ordered, depth as i32, lines, low, high, values)
+    if parallel {
+        // The last solve's worst line guesses this one's threshold.
+        let guess = values.iter().map(|&(_, value)| value).min();
+        let window = (low, high);
+        return lines::root_lines(
+            run,
+            pos,
+            ordered,
+            depth,
+            lines,
+            window,
+            values,
+            (guess, threads),
+        );
+    }
+    run.root_lines(pos, ordered, depth, lines, low, high, values)
 }
 
 /// Midgame iterations of at least this depth are searched with helper threads; shallower

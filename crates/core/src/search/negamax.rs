@@ -134,6 +134,38 @@ impl<'a> Watch<'a> {
         }
     }
 
+    /// Counts `nodes` that other threads searched for this one (a driver that searches
+    /// none itself), telling the progress when it is due.
+    pub(crate) fn count_others(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        if let Some(pulse) = &mut self.pulse
+            && self.nodes >= pulse.next
+        {
+            pulse.next = self.nodes + PROGRESS_NODES;
+            (pulse.sink)(self.nodes);
+        }
+    }
+
+    /// Whether the flags or the clock say stop (the node count aside).
+    pub(crate) fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self
+                .preempt
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Stops the search this watch counts for, as a check that found it due would.
+    pub(crate) fn abort(&mut self) {
+        self.aborted = true;
+        self.next_check = 0;
+    }
+
+    /// Whether no node limit is set (a search whose node count decides its result).
+    pub(crate) fn unlimited(&self) -> bool {
+        self.node_limit == u64::MAX
+    }
+
     /// Goes on counting after a stop that `preempt` alone caused (the search it ended
     /// is given up; the flags and the clock are read again at the next check).
     pub(crate) fn resume(&mut self) {
@@ -197,6 +229,23 @@ impl<'a, M> LineSink<'a, M> {
     pub fn begin(&mut self, depth: u32, confidence: Confidence) {
         (self.depth, self.confidence) = (depth, confidence);
     }
+}
+
+/// What the search of one root move among the lines asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LineAim {
+    /// Its value, searched around the guess where there is one.
+    Value(Option<Score>),
+    /// Whether it is better than this threshold (its value if so).
+    Above(Score),
+}
+
+/// The last iteration's value of `mv` among its lines `values`, if it had one.
+pub(super) fn guess_of<M: Copy + PartialEq>(values: &[(M, Score)], mv: M) -> Option<Score> {
+    values
+        .iter()
+        .find(|&&(other, _)| other == mv)
+        .map(|&(_, value)| value)
 }
 
 /// The table depth of a node a solve's midgame search searches to the end of the game:
@@ -729,20 +778,12 @@ impl<G: Searchable> Run<'_, G> {
                 Some(&(value, _)) => value.max(low),
                 None => low,
             };
-            let score = if found.len() < lines {
-                let guess = values.iter().find(|&&(other, _)| other == mv);
-                match guess {
-                    Some(&(_, guess)) => self.aspirated(&child, depth - 1, guess, low, high),
-                    None => -self.pvs(&child, depth - 1, -high, -low, 1, None),
-                }
+            let aim = if found.len() < lines {
+                LineAim::Value(guess_of(values, mv))
             } else {
-                let probe = -self.pvs(&child, depth - 1, -threshold - 1, -threshold, 1, None);
-                if probe > threshold && probe < high && !self.watch.aborted {
-                    -self.pvs(&child, depth - 1, -high, -threshold, 1, None)
-                } else {
-                    probe
-                }
+                LineAim::Above(threshold)
             };
+            let (score, _) = self.line_value(&child, depth - 1, aim, (low, high), false);
             if self.watch.aborted {
                 return RootOutcome {
                     best: None,
@@ -768,6 +809,37 @@ impl<G: Searchable> Run<'_, G> {
         RootOutcome {
             best: found.first().map(|&(_, mv)| mv),
             score: found.first().map_or(-INFINITY, |&(value, _)| value),
+        }
+    }
+
+    /// The value (for the root's mover) of the root move that leads to `child`, searched
+    /// `depth` plies deep within (`low`, `high`) as `aim` asks, and whether it is the
+    /// move's value (else a bound at or below the aim's threshold). A value above a
+    /// threshold is searched again in the window above it, or, where the threshold was
+    /// only a guess (`guessed`), in a window around the probe's bound, widened as needed.
+    pub(super) fn line_value(
+        &mut self,
+        child: &G,
+        depth: i32,
+        aim: LineAim,
+        (low, high): (Score, Score),
+        guessed: bool,
+    ) -> (Score, bool) {
+        match aim {
+            LineAim::Value(Some(guess)) => (self.aspirated(child, depth, guess, low, high), true),
+            LineAim::Value(None) => (-self.pvs(child, depth, -high, -low, 1, None), true),
+            LineAim::Above(threshold) => {
+                let probe = -self.pvs(child, depth, -threshold - 1, -threshold, 1, None);
+                if probe <= threshold || probe >= high || self.watch.aborted {
+                    return (probe, probe > threshold);
+                }
+                let score = if guessed {
+                    self.aspirated(child, depth, probe, threshold, high)
+                } else {
+                    -self.pvs(child, depth, -high, -threshold, 1, None)
+                };
+                (score, score > threshold)
+            }
         }
     }
 

@@ -1,0 +1,394 @@
+//! An iteration of several lines on several threads: each thread searches one root move
+//! at a time, the next not yet taken, alone. The threads share the table (and the plan's
+//! tables), so that what one stores serves the others. The first `lines` moves are
+//! searched for their values; each later one asks whether it beats the `lines`-th best
+//! value known, or while fewer are known a guess of it, and a bound that a lower final
+//! threshold leaves in doubt is searched again. The driver's thread searches nothing: it
+//! tells each line as it comes, counts the threads' nodes for the progress reports and
+//! stops them when the search must stop.
+//!
+//! Why root moves rather than helpers beside one search: a solve at 38 empties spends
+//! seconds to minutes on each root move, and the lines are its results; two threads on
+//! two moves give each line in about half the time of one.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex, mpsc};
+use std::time::Duration;
+
+use crate::game::{INFINITY, Score};
+
+use super::negamax::{LineAim, RootOutcome, Run, Watch, guess_of};
+use super::plan::Searchable;
+
+/// One root move's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Found<M> {
+    mv: M,
+    score: Score,
+    /// Its value (within the window); else a bound at or below its threshold.
+    exact: bool,
+}
+
+/// What the threads share of an iteration's root moves.
+struct Board<M> {
+    /// The index of the next root move no thread has taken.
+    next: usize,
+    /// The results so far, best first; of equal scores, values before bounds.
+    found: Vec<Found<M>>,
+    /// Threads searching a move now.
+    running: usize,
+    /// Moves whose bound is searched again now.
+    rechecking: Vec<M>,
+}
+
+impl<M: Copy + PartialEq> Board<M> {
+    fn new() -> Self {
+        Board {
+            next: 0,
+            found: Vec::new(),
+            running: 0,
+            rechecking: Vec::new(),
+        }
+    }
+
+    /// The `lines`-th best value found, once that many are known.
+    fn threshold(&self, lines: usize) -> Option<Score> {
+        self.found
+            .iter()
+            .filter(|found| found.exact)
+            .nth(lines - 1)
+            .map(|found| found.score)
+    }
+
+    /// The next search a thread takes, if one is left now: a bound above the threshold
+    /// known, searched again; else the next root move of `moves`. `values`: the last
+    /// iteration's lines, whose values guess this one's; `guess`: the threshold's guess
+    /// while it is unknown.
+    fn take(
+        &mut self,
+        moves: &[M],
+        lines: usize,
+        values: &[(M, Score)],
+        (low, guess): (Score, Option<Score>),
+    ) -> Option<(M, LineAim, bool)> {
+        let threshold = self.threshold(lines);
+        if let Some(threshold) = threshold
+            && let Some(index) = self
+                .found
+                .iter()
+                .position(|found| !found.exact && found.score > threshold)
+        {
+            let mv = self.found.remove(index).mv;
+            self.rechecking.push(mv);
+            return Some((mv, LineAim::Above(threshold.max(low)), false));
+        }
+        let index = self.next;
+        let &mv = moves.get(index)?;
+        self.next += 1;
+        if index < lines {
+            return Some((mv, LineAim::Value(guess_of(values, mv)), false));
+        }
+        let worst_known = self.found.iter().rfind(|found| found.exact);
+        Some(match (threshold, guess, worst_known) {
+            (Some(threshold), _, _) => (mv, LineAim::Above(threshold.max(low)), false),
+            (None, Some(guess), _) => (mv, LineAim::Above(guess.max(low)), true),
+            (None, None, Some(worst)) => (mv, LineAim::Above(worst.score.max(low)), true),
+            (None, None, None) => (mv, LineAim::Value(None), false),
+        })
+    }
+
+    /// Takes a search's result in; whether it is among the best `lines` values now (a
+    /// line to tell).
+    fn insert(&mut self, found: Found<M>, lines: usize) -> bool {
+        self.rechecking.retain(|&mv| mv != found.mv);
+        let at = self.found.partition_point(|other| {
+            other.score > found.score || other.score == found.score && other.exact
+        });
+        self.found.insert(at, found);
+        found.exact && self.found[..=at].iter().filter(|f| f.exact).count() <= lines
+    }
+
+    /// Whether every move is searched and nothing is left in doubt.
+    fn complete(&self, moves: usize, lines: usize) -> bool {
+        let threshold = self.threshold(lines);
+        self.next >= moves
+            && self.running == 0
+            && self.rechecking.is_empty()
+            && self
+                .found
+                .iter()
+                .all(|found| found.exact || threshold.is_some_and(|t| found.score <= t))
+    }
+}
+
+/// A worker thread's share of the search: what it hands back when it ends.
+struct Spent<M> {
+    evals: u64,
+    killers: Vec<[Option<M>; 2]>,
+    history: Vec<i32>,
+    aborted: bool,
+}
+
+/// [`Run::root_lines`] on `threads` threads: the best `lines` root moves of `pos` among
+/// `moves` scored within (`low`, `high`) at `depth`, each told as it is found; `values`
+/// the last iteration's lines, then this one's; `guess`: the `lines`-th value's guess
+/// (the last solve's, for a solve).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn root_lines<G: Searchable>(
+    run: &mut Run<'_, G>,
+    pos: &G,
+    moves: &mut [G::Move],
+    depth: i32,
+    lines: usize,
+    (low, high): (Score, Score),
+    values: &mut Vec<(G::Move, Score)>,
+    (guess, threads): (Option<Score>, usize),
+) -> RootOutcome<G::Move> {
+    let board = Mutex::new(Board::new());
+    let changed = Condvar::new();
+    let halt = AtomicBool::new(false);
+    let tally = AtomicU64::new(0);
+    let (send, receive) = mpsc::channel();
+    let order: &[G::Move] = moves;
+    let last: &[(G::Move, Score)] = values;
+    let spent: Vec<Spent<G::Move>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .filter_map(|_| {
+                let send = send.clone();
+                let (board, changed, halt, tally) = (&board, &changed, &halt, &tally);
+                let (evaluator, table, rules, plan_tables) =
+                    (run.evaluator, run.table, run.rules, run.plan_tables);
+                let (stop, deadline) = (run.watch.stop, run.watch.deadline);
+                let (selective, end_selectivity, solve_in_midgame) =
+                    (run.selective, run.end_selectivity, run.solve_in_midgame);
+                let (killers, history) = (run.killers.clone(), run.history.clone());
+                std::thread::Builder::new()
+                    .name("search".into())
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Run {
+                            evaluator,
+                            table,
+                            rules,
+                            watch: Watch::new(stop, deadline, u64::MAX),
+                            evals: 0,
+                            selective,
+                            end_selectivity,
+                            solve_in_midgame,
+                            plan_tables,
+                            threads: 1,
+                            busy: None,
+                            killers,
+                            history,
+                            spare_keyed: Vec::new(),
+                            lines: None,
+                        };
+                        worker.watch.preempt = Some(halt);
+                        worker.watch.tally = Some(tally);
+                        let task = Task {
+                            pos,
+                            order,
+                            last,
+                            depth,
+                            lines,
+                            window: (low, high),
+                            guess,
+                        };
+                        work(&mut worker, &task, (board, changed), &send);
+                        worker.watch.add_to_tally();
+                        Spent {
+                            evals: worker.evals,
+                            killers: worker.killers,
+                            history: worker.history,
+                            aborted: worker.watch.aborted,
+                        }
+                    })
+                    .map_err(|e| log::warn!("search thread not started: {e}"))
+                    .ok()
+            })
+            .collect();
+        drop(send);
+        if workers.is_empty() {
+            halt.store(true, Relaxed);
+        }
+        // The driver: the lines as they come, the nodes, the stop.
+        loop {
+            match receive.recv_timeout(Duration::from_millis(10)) {
+                Ok((mv, score)) => run.report_line(pos, mv, score),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            run.watch.count_others(tally.swap(0, Relaxed));
+            if run.watch.halted() {
+                halt.store(true, Relaxed);
+            }
+        }
+        workers
+            .into_iter()
+            .filter_map(|worker| match worker.join() {
+                Ok(spent) => Some(spent),
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    run.watch.count_others(tally.swap(0, Relaxed));
+    run.evals += spent.iter().map(|spent| spent.evals).sum::<u64>();
+    let board = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    let aborted = spent.iter().any(|spent| spent.aborted);
+    if let Some(first) = spent.into_iter().next() {
+        (run.killers, run.history) = (first.killers, first.history);
+    }
+    if aborted || !board.complete(moves.len(), lines) {
+        run.watch.abort();
+        return RootOutcome {
+            best: None,
+            score: -INFINITY,
+        };
+    }
+    for (slot, found) in moves.iter_mut().zip(&board.found) {
+        *slot = found.mv;
+    }
+    *values = board
+        .found
+        .iter()
+        .take(lines)
+        .map(|found| (found.mv, found.score))
+        .collect();
+    RootOutcome {
+        best: board.found.first().map(|found| found.mv),
+        score: board.found.first().map_or(-INFINITY, |found| found.score),
+    }
+}
+
+/// What every worker searches: the root, its moves in order, the last iteration's lines,
+/// the depth, the number of lines, the window, the threshold's guess.
+struct Task<'a, G: Searchable> {
+    pos: &'a G,
+    order: &'a [G::Move],
+    last: &'a [(G::Move, Score)],
+    depth: i32,
+    lines: usize,
+    window: (Score, Score),
+    guess: Option<Score>,
+}
+
+/// One worker's searches, a move at a time, until none is left or the search stops.
+fn work<G: Searchable>(
+    worker: &mut Run<'_, G>,
+    task: &Task<'_, G>,
+    (board, changed): (&Mutex<Board<G::Move>>, &Condvar),
+    send: &mpsc::Sender<(G::Move, Score)>,
+) {
+    let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let taken = {
+            let mut shared = lock();
+            loop {
+                let low = task.window.0;
+                if let Some(taken) =
+                    shared.take(task.order, task.lines, task.last, (low, task.guess))
+                {
+                    shared.running += 1;
+                    break Some(taken);
+                }
+                if shared.running == 0 || worker.watch.halted() {
+                    break None;
+                }
+                // Another thread's result may leave a bound in doubt: wait for it.
+                shared = changed
+                    .wait_timeout(shared, Duration::from_millis(10))
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        };
+        let Some((mv, aim, guessed)) = taken else {
+            changed.notify_all();
+            return;
+        };
+        let child = task.pos.play(mv);
+        let nodes = worker.watch.nodes;
+        let (score, exact) = worker.line_value(&child, task.depth - 1, aim, task.window, guessed);
+        log::debug!(
+            "lines: {mv:?} {aim:?} at {:?}: {score} ({}), {} nodes",
+            worker.end_selectivity,
+            if exact { "value" } else { "bound" },
+            worker.watch.nodes - nodes
+        );
+        let mut shared = lock();
+        shared.running -= 1;
+        if worker.watch.aborted {
+            drop(shared);
+            changed.notify_all();
+            return;
+        }
+        let line = shared.insert(Found { mv, score, exact }, task.lines);
+        drop(shared);
+        changed.notify_all();
+        if line {
+            // The driver is gone only once every worker is.
+            let _ = send.send((mv, score));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOVES: [u8; 5] = [1, 2, 3, 4, 5];
+
+    fn found(mv: u8, score: Score, exact: bool) -> Found<u8> {
+        Found { mv, score, exact }
+    }
+
+    #[test]
+    fn the_first_moves_ask_for_values_and_the_others_for_the_threshold_or_its_guess() {
+        let mut board = Board::new();
+        let last = [(2, 7)];
+        let take = |board: &mut Board<u8>, guess| board.take(&MOVES, 2, &last, (-100, guess));
+        assert_eq!(
+            take(&mut board, Some(3)),
+            Some((1, LineAim::Value(None), false))
+        );
+        assert_eq!(
+            take(&mut board, Some(3)),
+            Some((2, LineAim::Value(Some(7)), false))
+        );
+        // Neither value known yet: the guess, marked as one.
+        assert_eq!(
+            take(&mut board, Some(3)),
+            Some((3, LineAim::Above(3), true))
+        );
+        assert!(!board.insert(found(3, 2, false), 2), "a bound is no line");
+        assert!(board.insert(found(1, 10, true), 2));
+        // One value known, no guess: the worst value known.
+        assert_eq!(take(&mut board, None), Some((4, LineAim::Above(10), true)));
+        assert!(board.insert(found(2, 5, true), 2));
+        // Both known: the bound 2 at or below the threshold 5 stays as it is.
+        assert_eq!(take(&mut board, None), Some((5, LineAim::Above(5), false)));
+        assert_eq!(take(&mut board, None), None);
+    }
+
+    #[test]
+    fn a_bound_above_the_final_threshold_is_searched_again_before_the_iteration_completes() {
+        let mut board = Board::new();
+        board.next = MOVES.len();
+        // The guess was 6: move 3 is at most 6, but the second value is 4.
+        board.insert(found(1, 9, true), 2);
+        board.insert(found(3, 6, false), 2);
+        assert!(!board.complete(MOVES.len(), 2), "one value known");
+        board.insert(found(2, 4, true), 2);
+        assert!(!board.complete(MOVES.len(), 2), "move 3 may beat 4");
+        assert_eq!(
+            board.take(&MOVES, 2, &[], (-100, None)),
+            Some((3, LineAim::Above(4), false))
+        );
+        assert!(!board.complete(MOVES.len(), 2), "its search runs");
+        // It is 5: a line, and the second best now.
+        assert!(board.insert(found(3, 5, true), 2));
+        assert!(board.complete(MOVES.len(), 2));
+        let best: Vec<_> = board.found.iter().map(|f| (f.mv, f.score)).collect();
+        assert_eq!(best, [(1, 9), (3, 5), (2, 4)]);
+        // A value below the best two is no line.
+        assert!(!board.insert(found(4, 1, true), 2));
+    }
+}

@@ -13,6 +13,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex, mpsc};
+use std::thread::ScopedJoinHandle;
 use std::time::Duration;
 
 use crate::game::{INFINITY, Score};
@@ -210,25 +211,7 @@ pub(super) fn root_lines<G: Searchable>(
         if workers.is_empty() {
             halt.store(true, Relaxed);
         }
-        // The driver: the lines as they come, the nodes, the stop.
-        loop {
-            match receive.recv_timeout(Duration::from_millis(10)) {
-                Ok((mv, score)) => run.report_line(pos, mv, score),
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            run.watch.count_others(tally.swap(0, Relaxed));
-            if run.watch.halted() {
-                halt.store(true, Relaxed);
-            }
-        }
-        workers
-            .into_iter()
-            .filter_map(|worker| match worker.join() {
-                Ok(spent) => Some(spent),
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
+        drive(run, pos, &receive, (&halt, &tally), workers)
     });
     run.watch.count_others(tally.swap(0, Relaxed));
     run.evals += spent.iter().map(|spent| spent.evals).sum::<u64>();
@@ -257,6 +240,35 @@ pub(super) fn root_lines<G: Searchable>(
         best: board.found.first().map(|found| found.mv),
         score: board.found.first().map_or(-INFINITY, |found| found.score),
     }
+}
+
+/// The driver's part while the `workers` search: each line told as it comes, their nodes
+/// counted, a stop passed on to them (`halt`); then what each of them spent.
+fn drive<G: Searchable>(
+    run: &mut Run<'_, G>,
+    pos: &G,
+    receive: &mpsc::Receiver<(G::Move, Score)>,
+    (halt, tally): (&AtomicBool, &AtomicU64),
+    workers: Vec<ScopedJoinHandle<'_, Spent<G::Move>>>,
+) -> Vec<Spent<G::Move>> {
+    loop {
+        match receive.recv_timeout(Duration::from_millis(10)) {
+            Ok((mv, score)) => run.report_line(pos, mv, score),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        run.watch.count_others(tally.swap(0, Relaxed));
+        if run.watch.halted() {
+            halt.store(true, Relaxed);
+        }
+    }
+    workers
+        .into_iter()
+        .filter_map(|worker| match worker.join() {
+            Ok(spent) => Some(spent),
+            Err(panic) => std::panic::resume_unwind(panic),
+        })
+        .collect()
 }
 
 /// What every worker searches: the root, its moves in order, the last iteration's lines,

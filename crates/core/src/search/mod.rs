@@ -876,46 +876,32 @@ fn lines_iteration<G: Searchable>(
             _ => run.solve_in_midgame,
         };
     let depth = depth as i32;
-    if matches!(step, Step::Midgame(_)) {
-        // Midgame values swing with the depth's parity: no guesses, only values kept
-        // for the solve after the last midgame iteration.
-        let mut kept = Vec::new();
-        let outcome = if parallel {
-            let window = (low, high);
-            lines::root_lines(
-                run,
-                pos,
-                ordered,
-                depth,
-                lines,
-                window,
-                &mut kept,
-                (None, threads),
-            )
-        } else {
-            run.root_lines(pos, ordered, depth, lines, low, high, &mut kept)
-        };
-        if !run.watch.aborted {
-            *values = kept;
-        }
-        return outcome;
-    }
-    if parallel {
-        // The last solve's worst line guesses this one's threshold.
-        let guess = values.iter().map(|&(_, value)| value).min();
+    // Midgame values swing with the depth's parity: no guesses, only values kept for the
+    // solve after the last midgame iteration.
+    let midgame = matches!(step, Step::Midgame(_));
+    let mut kept = Vec::new();
+    let found = if midgame { &mut kept } else { &mut *values };
+    // The last solve's worst line guesses this one's threshold.
+    let guess = found.iter().map(|&(_, value)| value).min();
+    let outcome = if parallel {
         let window = (low, high);
-        return lines::root_lines(
+        lines::root_lines(
             run,
             pos,
             ordered,
             depth,
             lines,
             window,
-            values,
+            found,
             (guess, threads),
-        );
+        )
+    } else {
+        run.root_lines(pos, ordered, depth, lines, low, high, found)
+    };
+    if midgame && !run.watch.aborted {
+        *values = kept;
     }
-    run.root_lines(pos, ordered, depth, lines, low, high, values)
+    outcome
 }
 
 /// Midgame iterations of at least this depth are searched with helper threads; shallower

@@ -1,6 +1,9 @@
 //! An iteration of several lines on several threads: each thread searches one root move
-//! at a time, the next not yet taken, alone. The threads share the table (and the plan's
-//! tables), so that what one stores serves the others. The first `lines` moves are
+//! at a time, the next not yet taken; once none is left, a thread joins a search still
+//! running (the one with the fewest threads on it) instead of waiting, puts off the moves
+//! the other is searching (ABDADA's busy marks) and ends it for both if it finishes
+//! first. The threads share the table (and the plan's tables), so that what one stores
+//! serves the others. The first `lines` moves are
 //! searched for their values; each later one asks whether it beats the `lines`-th best
 //! value known, or while fewer are known a guess of it, and a bound that a lower final
 //! threshold leaves in doubt is searched again. The driver's thread searches nothing: it
@@ -9,15 +12,18 @@
 //!
 //! Why root moves rather than helpers beside one search: a solve at 38 empties spends
 //! seconds to minutes on each root move, and the lines are its results; two threads on
-//! two moves give each line in about half the time of one.
+//! two moves give each line in about half the time of one. Joining the last search
+//! matters because a level's last search is often its longest (a move at its threshold,
+//! proved not to beat it), which one thread alone made the longest wait for a line.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex, mpsc};
+use std::sync::{Mutex, mpsc};
 use std::thread::ScopedJoinHandle;
 use std::time::Duration;
 
 use crate::game::{INFINITY, Score};
 
+use super::busy::BusyMarks;
 use super::negamax::{LineAim, RootOutcome, Run, Watch, guess_of};
 use super::plan::Searchable;
 
@@ -30,14 +36,26 @@ struct Found<M> {
     exact: bool,
 }
 
+/// One search of a root move: the move, what it asks, whether its threshold is a guess.
+type Search<M> = (M, LineAim, bool);
+
+/// A search running now, and the workers (by index) on it.
+struct Active<M> {
+    id: u64,
+    search: Search<M>,
+    workers: Vec<usize>,
+}
+
 /// What the threads share of an iteration's root moves.
 struct Board<M> {
     /// The index of the next root move no thread has taken.
     next: usize,
     /// The results so far, best first; of equal scores, values before bounds.
     found: Vec<Found<M>>,
-    /// Threads searching a move now.
-    running: usize,
+    /// The searches running now, the oldest first.
+    active: Vec<Active<M>>,
+    /// How many searches were started (the next one's id).
+    started: u64,
     /// Moves whose bound is searched again now.
     rechecking: Vec<M>,
 }
@@ -47,7 +65,8 @@ impl<M: Copy + PartialEq> Board<M> {
         Board {
             next: 0,
             found: Vec::new(),
-            running: 0,
+            active: Vec::new(),
+            started: 0,
             rechecking: Vec::new(),
         }
     }
@@ -71,7 +90,7 @@ impl<M: Copy + PartialEq> Board<M> {
         lines: usize,
         values: &[(M, Score)],
         (low, guess): (Score, Option<Score>),
-    ) -> Option<(M, LineAim, bool)> {
+    ) -> Option<Search<M>> {
         let threshold = self.threshold(lines);
         if let Some(threshold) = threshold
             && let Some(index) = self
@@ -98,6 +117,46 @@ impl<M: Copy + PartialEq> Board<M> {
         })
     }
 
+    /// What `worker` searches next: a search of its own ([`Board::take`]), else one
+    /// running now with the fewest workers on it (the oldest of them), joined; with the
+    /// search's id. `None`: nothing is left to search.
+    fn start(
+        &mut self,
+        worker: usize,
+        moves: &[M],
+        lines: usize,
+        values: &[(M, Score)],
+        guess: (Score, Option<Score>),
+    ) -> Option<(u64, Search<M>)> {
+        if let Some(search) = self.take(moves, lines, values, guess) {
+            let id = self.started;
+            self.started += 1;
+            self.active.push(Active {
+                id,
+                search,
+                workers: vec![worker],
+            });
+            return Some((id, search));
+        }
+        let joined = self
+            .active
+            .iter_mut()
+            .min_by_key(|active| active.workers.len())?;
+        joined.workers.push(worker);
+        Some((joined.id, joined.search))
+    }
+
+    /// Takes in the result of search `id`, unless another worker on it finished first:
+    /// whether it is a line to tell, and the other workers on it, whose searches are
+    /// given up now.
+    fn finish(&mut self, id: u64, found: Found<M>, lines: usize) -> (bool, Vec<usize>) {
+        let Some(index) = self.active.iter().position(|active| active.id == id) else {
+            return (false, Vec::new());
+        };
+        let active = self.active.remove(index);
+        (self.insert(found, lines), active.workers)
+    }
+
     /// Takes a search's result in; whether it is among the best `lines` values now (a
     /// line to tell).
     fn insert(&mut self, found: Found<M>, lines: usize) -> bool {
@@ -113,7 +172,7 @@ impl<M: Copy + PartialEq> Board<M> {
     fn complete(&self, moves: usize, lines: usize) -> bool {
         let threshold = self.threshold(lines);
         self.next >= moves
-            && self.running == 0
+            && self.active.is_empty()
             && self.rechecking.is_empty()
             && self
                 .found
@@ -146,17 +205,20 @@ pub(super) fn root_lines<G: Searchable>(
     (guess, threads): (Option<Score>, usize),
 ) -> RootOutcome<G::Move> {
     let board = Mutex::new(Board::new());
-    let changed = Condvar::new();
     let halt = AtomicBool::new(false);
+    // Per worker: set to give up its search, which another worker finished (or on halt).
+    let cancels: Vec<AtomicBool> = (0..threads).map(|_| AtomicBool::new(false)).collect();
+    let marks = BusyMarks::default();
     let tally = AtomicU64::new(0);
     let (send, receive) = mpsc::channel();
     let order: &[G::Move] = moves;
     let last: &[(G::Move, Score)] = values;
     let spent: Vec<Spent<G::Move>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
-            .filter_map(|_| {
+            .filter_map(|index| {
                 let send = send.clone();
-                let (board, changed, halt, tally) = (&board, &changed, &halt, &tally);
+                let (board, halt, tally) = (&board, &halt, &tally);
+                let (cancels, marks): (&[AtomicBool], _) = (&cancels, &marks);
                 let (evaluator, table, rules, plan_tables) =
                     (run.evaluator, run.table, run.rules, run.plan_tables);
                 let (stop, deadline) = (run.watch.stop, run.watch.deadline);
@@ -177,13 +239,13 @@ pub(super) fn root_lines<G: Searchable>(
                             solve_in_midgame,
                             plan_tables,
                             threads: 1,
-                            busy: None,
+                            busy: Some(marks),
                             killers,
                             history,
                             spare_keyed: Vec::new(),
                             lines: None,
                         };
-                        worker.watch.preempt = Some(halt);
+                        worker.watch.preempt = Some(&cancels[index]);
                         worker.watch.tally = Some(tally);
                         let task = Task {
                             pos,
@@ -194,7 +256,12 @@ pub(super) fn root_lines<G: Searchable>(
                             window: (low, high),
                             guess,
                         };
-                        work(&mut worker, &task, (board, changed), &send);
+                        let shared = Shared {
+                            board,
+                            halt,
+                            cancels,
+                        };
+                        work(&mut worker, index, &task, &shared, &send);
                         worker.watch.add_to_tally();
                         Spent {
                             evals: worker.evals,
@@ -211,7 +278,7 @@ pub(super) fn root_lines<G: Searchable>(
         if workers.is_empty() {
             halt.store(true, Relaxed);
         }
-        drive(run, pos, &receive, (&halt, &tally), workers)
+        drive(run, pos, &receive, (&halt, &cancels, &tally), workers)
     });
     run.watch.count_others(tally.swap(0, Relaxed));
     run.evals += spent.iter().map(|spent| spent.evals).sum::<u64>();
@@ -248,7 +315,7 @@ fn drive<G: Searchable>(
     run: &mut Run<'_, G>,
     pos: &G,
     receive: &mpsc::Receiver<(G::Move, Score)>,
-    (halt, tally): (&AtomicBool, &AtomicU64),
+    (halt, cancels, tally): (&AtomicBool, &[AtomicBool], &AtomicU64),
     workers: Vec<ScopedJoinHandle<'_, Spent<G::Move>>>,
 ) -> Vec<Spent<G::Move>> {
     loop {
@@ -258,8 +325,10 @@ fn drive<G: Searchable>(
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         run.watch.count_others(tally.swap(0, Relaxed));
-        if run.watch.halted() {
-            halt.store(true, Relaxed);
+        if run.watch.halted() && !halt.swap(true, Relaxed) {
+            for cancel in cancels {
+                cancel.store(true, Relaxed);
+            }
         }
     }
     workers
@@ -283,58 +352,69 @@ struct Task<'a, G: Searchable> {
     guess: Option<Score>,
 }
 
-/// One worker's searches, a move at a time, until none is left or the search stops.
+/// What the workers share: the board, the halt, each one's cancel flag.
+struct Shared<'a, M> {
+    board: &'a Mutex<Board<M>>,
+    halt: &'a AtomicBool,
+    cancels: &'a [AtomicBool],
+}
+
+/// One worker's searches (it is the `index`-th), a move at a time, until none is left or
+/// the search stops.
 fn work<G: Searchable>(
     worker: &mut Run<'_, G>,
+    index: usize,
     task: &Task<'_, G>,
-    (board, changed): (&Mutex<Board<G::Move>>, &Condvar),
+    shared: &Shared<'_, G::Move>,
     send: &mpsc::Sender<(G::Move, Score)>,
 ) {
-    let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
+    let lock = || shared.board.lock().unwrap_or_else(|e| e.into_inner());
+    let halted = |worker: &Run<'_, G>| shared.halt.load(Relaxed) || worker.watch.halted();
     loop {
         let taken = {
-            let mut shared = lock();
-            loop {
-                let low = task.window.0;
-                if let Some(taken) =
-                    shared.take(task.order, task.lines, task.last, (low, task.guess))
-                {
-                    shared.running += 1;
-                    break Some(taken);
-                }
-                if shared.running == 0 || worker.watch.halted() {
-                    break None;
-                }
-                // Another thread's result may leave a bound in doubt: wait for it.
-                shared = changed
-                    .wait_timeout(shared, Duration::from_millis(10))
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
+            let mut board = lock();
+            let guess = (task.window.0, task.guess);
+            if halted(worker) {
+                None
+            } else {
+                board.start(index, task.order, task.lines, task.last, guess)
             }
         };
-        let Some((mv, aim, guessed)) = taken else {
-            changed.notify_all();
+        let Some((id, (mv, aim, guessed))) = taken else {
             return;
         };
         let child = task.pos.play(mv);
         let nodes = worker.watch.nodes;
         let (score, exact) = worker.line_value(&child, task.depth - 1, aim, task.window, guessed);
         log::debug!(
-            "lines: {mv:?} {aim:?} at {:?}: {score} ({}), {} nodes",
+            "lines: {mv:?} {aim:?} at {:?}: {score} ({}), {} nodes{}",
             worker.end_selectivity,
             if exact { "value" } else { "bound" },
-            worker.watch.nodes - nodes
+            worker.watch.nodes - nodes,
+            if worker.watch.aborted {
+                ", given up"
+            } else {
+                ""
+            }
         );
-        let mut shared = lock();
-        shared.running -= 1;
+        let mut board = lock();
+        // A cancel is read under the lock, where it is set, so that none outlives its
+        // search.
+        shared.cancels[index].store(false, Relaxed);
         if worker.watch.aborted {
-            drop(shared);
-            changed.notify_all();
-            return;
+            if halted(worker) {
+                board.active.retain(|active| active.id != id);
+                return;
+            }
+            // Another worker on this move finished it first.
+            worker.watch.resume();
+            continue;
         }
-        let line = shared.insert(Found { mv, score, exact }, task.lines);
-        drop(shared);
-        changed.notify_all();
+        let (line, others) = board.finish(id, Found { mv, score, exact }, task.lines);
+        for other in others.into_iter().filter(|&other| other != index) {
+            shared.cancels[other].store(true, Relaxed);
+        }
+        drop(board);
         if line {
             // The driver is gone only once every worker is.
             let _ = send.send((mv, score));
@@ -402,5 +482,34 @@ mod tests {
         assert_eq!(best, [(1, 9), (3, 5), (2, 4)]);
         // A value below the best two is no line.
         assert!(!board.insert(found(4, 1, true), 2));
+    }
+
+    #[test]
+    fn a_thread_with_nothing_left_joins_a_running_search_and_the_first_result_stands() {
+        let moves = [1, 2];
+        let mut board = Board::new();
+        let start =
+            |board: &mut Board<u8>, worker| board.start(worker, &moves, 2, &[], (-100, None));
+        let (first, search) = start(&mut board, 0).unwrap();
+        assert_eq!(search, (1, LineAim::Value(None), false));
+        let (second, _) = start(&mut board, 1).unwrap();
+        // Nothing left to take: the oldest of the searches with the fewest workers.
+        assert_eq!(start(&mut board, 2), Some((first, search)));
+        assert_eq!(start(&mut board, 3).map(|(id, _)| id), Some(second));
+        // The joining worker finishes first: its line, and the first worker gives up.
+        assert_eq!(
+            board.finish(first, found(1, 5, true), 2),
+            (true, vec![0, 2])
+        );
+        // The first worker's result, come after it, is no line and counts once.
+        assert_eq!(board.finish(first, found(1, 5, true), 2), (false, vec![]));
+        assert_eq!(board.found, [found(1, 5, true)]);
+        assert!(!board.complete(moves.len(), 2), "move 2 runs");
+        assert_eq!(
+            board.finish(second, found(2, 3, true), 2),
+            (true, vec![1, 3])
+        );
+        assert!(board.complete(moves.len(), 2));
+        assert_eq!(start(&mut board, 0), None);
     }
 }

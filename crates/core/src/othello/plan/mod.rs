@@ -212,15 +212,27 @@ fn solves_in_midgame(empties: u32, score: Score) -> bool {
 /// The selective levels (of [`SELECTIVE_T`]) a solve at `empties` steps through before
 /// the exact one: within the solver's reach, 73% and 89% (they order the exact solve at
 /// a hundredth of its cost; more levels would cost more than they save: 50% more nodes
-/// on FFO #45-#53 with four); beyond, every level, each a result the exact solve may
-/// never bring, in steps small enough that each comes soon after the one before.
-fn selective_levels(empties: u32, score: Score) -> &'static [usize] {
-    if solves_in_midgame(empties, score) {
-        &EVERY_LEVEL
-    } else {
+/// on FFO #45-#53 with four); beyond, each level a result the exact solve may never
+/// bring, in steps small enough that each comes soon after the one before: every level
+/// without a deadline (an analysis, where each is a line), on a clock the
+/// [`TIMED_LEVELS`] (the finer ones between 73% and 89% cost a move's time and are not
+/// measured in games).
+fn selective_levels(empties: u32, score: Score, timed: bool) -> &'static [usize] {
+    if !solves_in_midgame(empties, score) {
         &[LEVEL_73, LEVEL_89]
+    } else if timed {
+        &TIMED_LEVELS
+    } else {
+        &EVERY_LEVEL
     }
 }
+
+/// The levels a solve beyond the solver's reach steps through on a clock: every one but
+/// those of 74, 75, 77, 79, 81, 83, 85 and 87%.
+const TIMED_LEVELS: [usize; 28] = [
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 14, 16, 18, 20, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+    34, 35,
+];
 
 /// Every selective level, the least sure first.
 const EVERY_LEVEL: [usize; SELECTIVE_T.len()] = {
@@ -235,8 +247,9 @@ const EVERY_LEVEL: [usize; SELECTIVE_T.len()] = {
 
 /// Time of a selective solve (by level) relative to the exact one (a rough guess).
 const SELECTIVE_COST: [f64; SELECTIVE_T.len()] = [
-    0.01, 0.012, 0.014, 0.016, 0.018, 0.02, 0.028, 0.035, 0.044, 0.05, 0.056, 0.06, 0.064, 0.07,
-    0.076, 0.086, 0.094, 0.1, 0.112, 0.125, 0.137, 0.152, 0.17, 0.19, 0.208, 0.228, 0.255, 0.3,
+    0.01, 0.012, 0.014, 0.016, 0.018, 0.02, 0.028, 0.035, 0.044, 0.05, 0.052, 0.054, 0.056, 0.058,
+    0.06, 0.062, 0.064, 0.067, 0.07, 0.073, 0.076, 0.081, 0.086, 0.09, 0.094, 0.1, 0.112, 0.125,
+    0.137, 0.152, 0.17, 0.19, 0.208, 0.228, 0.255, 0.3,
 ];
 
 /// How many times the last iteration's time the next selective level is expected to take
@@ -273,7 +286,7 @@ fn step_after(
     };
     let exact_allowed = reach.exact >= empties;
     // The selective levels this solve steps through, by rank.
-    let levels = selective_levels(empties, score);
+    let levels = selective_levels(empties, score, budget.hard.is_some());
     let level_at = |rank: usize| levels.get(rank).copied();
     let win_loss_draw_fits = || !plan.scores_only && fits(WIN_LOSS_DRAW_COST);
     let solve_from = |rank: usize| {
@@ -648,8 +661,12 @@ mod tests {
             .collect();
         assert_eq!(ladder(38, Step::Selective(0)), beyond);
         let percents = EVERY_LEVEL.map(OthelloPlan::selective_confidence);
+        let every_percent_from_73 = (73..=99).collect::<Vec<u8>>();
+        assert_eq!(percents[..9], [38, 42, 46, 50, 54, 58, 62, 66, 70]);
+        assert_eq!(percents[9..], every_percent_from_73);
+        let timed = TIMED_LEVELS.map(OthelloPlan::selective_confidence);
         assert_eq!(
-            percents,
+            timed,
             [
                 38, 42, 46, 50, 54, 58, 62, 66, 70, 73, 76, 78, 80, 82, 84, 86, 88, 89, 90, 91, 92,
                 93, 94, 95, 96, 97, 98, 99

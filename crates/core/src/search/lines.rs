@@ -3,12 +3,11 @@
 //! running (the one with the fewest threads on it) instead of waiting, puts off the moves
 //! the other is searching (ABDADA's busy marks) and ends it for both if it finishes
 //! first. The threads share the table (and the plan's tables), so that what one stores
-//! serves the others. The first `lines` moves are
-//! searched for their values; each later one asks whether it beats the `lines`-th best
-//! value known, or while fewer are known a guess of it, and a bound that a lower final
-//! threshold leaves in doubt is searched again. The driver's thread searches nothing: it
-//! tells each line as it comes, counts the threads' nodes for the progress reports and
-//! stops them when the search must stop.
+//! serves the others. The first `lines` moves are searched for their values; each later
+//! one asks whether it beats the `lines`-th best value known, or while fewer are known a
+//! guess of it, and a bound that a lower final threshold leaves in doubt is searched
+//! again. The driver's thread searches nothing: it tells each line as it comes, counts
+//! the threads' nodes for the progress reports and stops them when the search must stop.
 //!
 //! Why root moves rather than helpers beside one search: a solve at 38 empties spends
 //! seconds to minutes on each root move, and the lines are its results; two threads on
@@ -56,8 +55,6 @@ struct Board<M> {
     active: Vec<Active<M>>,
     /// How many searches were started (the next one's id).
     started: u64,
-    /// Moves whose bound is searched again now.
-    rechecking: Vec<M>,
 }
 
 impl<M: Copy + PartialEq> Board<M> {
@@ -67,7 +64,6 @@ impl<M: Copy + PartialEq> Board<M> {
             found: Vec::new(),
             active: Vec::new(),
             started: 0,
-            rechecking: Vec::new(),
         }
     }
 
@@ -99,7 +95,6 @@ impl<M: Copy + PartialEq> Board<M> {
                 .position(|found| !found.exact && found.score > threshold)
         {
             let mv = self.found.remove(index).mv;
-            self.rechecking.push(mv);
             return Some((mv, LineAim::Above(threshold.max(low)), false));
         }
         let index = self.next;
@@ -160,7 +155,6 @@ impl<M: Copy + PartialEq> Board<M> {
     /// Takes a search's result in; whether it is among the best `lines` values now (a
     /// line to tell).
     fn insert(&mut self, found: Found<M>, lines: usize) -> bool {
-        self.rechecking.retain(|&mv| mv != found.mv);
         let at = self.found.partition_point(|other| {
             other.score > found.score || other.score == found.score && other.exact
         });
@@ -173,7 +167,6 @@ impl<M: Copy + PartialEq> Board<M> {
         let threshold = self.threshold(lines);
         self.next >= moves
             && self.active.is_empty()
-            && self.rechecking.is_empty()
             && self
                 .found
                 .iter()
@@ -470,13 +463,11 @@ mod tests {
         assert!(!board.complete(MOVES.len(), 2), "one value known");
         board.insert(found(2, 4, true), 2);
         assert!(!board.complete(MOVES.len(), 2), "move 3 may beat 4");
-        assert_eq!(
-            board.take(&MOVES, 2, &[], (-100, None)),
-            Some((3, LineAim::Above(4), false))
-        );
+        let (id, search) = board.start(0, &MOVES, 2, &[], (-100, None)).unwrap();
+        assert_eq!(search, (3, LineAim::Above(4), false));
         assert!(!board.complete(MOVES.len(), 2), "its search runs");
         // It is 5: a line, and the second best now.
-        assert!(board.insert(found(3, 5, true), 2));
+        assert!(board.finish(id, found(3, 5, true), 2).0);
         assert!(board.complete(MOVES.len(), 2));
         let best: Vec<_> = board.found.iter().map(|f| (f.mv, f.score)).collect();
         assert_eq!(best, [(1, 9), (3, 5), (2, 4)]);

@@ -1177,8 +1177,9 @@ fn a_long_hint_steps_through_the_selective_solves() {
 }
 
 /// The `search` lines `lines` of a hint on `pos` step through the solves' levels, the
-/// first of them `expected`, each line's value a separate search's at its level within
-/// two discs (exactly where exact), and `equal` percent of them exactly.
+/// first of them `expected` (a line at most one level below the highest told), each
+/// line's value a separate search's at its level within two discs (exactly where exact),
+/// and `equal` percent of them exactly.
 fn check_steps(pos: &Position, lines: &[String], expected: &[u8], equal: usize) {
     use iago::search::Confidence;
     let empties = pos.empty_count();
@@ -1196,9 +1197,20 @@ fn check_steps(pos: &Position, lines: &[String], expected: &[u8], equal: usize) 
             _ => 100,
         })
         .collect();
-    assert!(percents.windows(2).all(|w| w[0] <= w[1]), "{lines:?}");
-    let mut levels = percents.clone();
-    levels.dedup();
+    // Levels rise; on two threads, a thread with nothing left of a level searches a line
+    // of the next one ahead, so a level's last lines may come after the next's first.
+    let mut levels: Vec<u8> = Vec::new();
+    for &percent in &percents {
+        let below_current = levels.len() >= 2 && percent == levels[levels.len() - 2];
+        if levels.last().is_none_or(|&current| percent > current) {
+            levels.push(percent);
+        } else {
+            assert!(
+                levels.last() == Some(&percent) || below_current,
+                "{percent}% after {levels:?}: {lines:?}"
+            );
+        }
+    }
     assert!(
         levels.starts_with(expected),
         "{empties} empties: {levels:?}"

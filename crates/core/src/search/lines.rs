@@ -45,6 +45,28 @@ struct Active<M> {
     workers: Vec<usize>,
 }
 
+/// What a thread searches next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Job<M> {
+    /// A search of this iteration, by id.
+    Line(u64, Search<M>),
+    /// The value of a move already among the lines at the next level (given), searched
+    /// around its value now while this level's last searches run.
+    Ahead(M, Score, usize),
+}
+
+/// Values one level ahead of an iteration's: while its last searches run, a thread with
+/// nothing left searches the next level's value of a move already among its lines, a line
+/// told at once and a search the next iteration need not make.
+#[derive(Debug)]
+pub(super) struct Ahead<M> {
+    /// The level the search goes on to, where it is a selective one.
+    pub level: Option<usize>,
+    /// Coming in, this iteration's values found the last iteration; going out, those of
+    /// `level` found in this one.
+    pub values: Vec<(M, Score)>,
+}
+
 /// What the threads share of an iteration's root moves.
 struct Board<M> {
     /// The index of the next root move no thread has taken.
@@ -55,16 +77,33 @@ struct Board<M> {
     active: Vec<Active<M>>,
     /// How many searches were started (the next one's id).
     started: u64,
+    /// The next level, where threads search ahead; the moves taken there, the values
+    /// found there, the workers on it now.
+    ahead_level: Option<usize>,
+    ahead_taken: Vec<M>,
+    ahead_found: Vec<(M, Score)>,
+    ahead_workers: Vec<usize>,
 }
 
 impl<M: Copy + PartialEq> Board<M> {
-    fn new() -> Self {
-        Board {
+    /// A board with the values `known` already (found ahead by the last iteration),
+    /// whose threads search ahead at `ahead_level`.
+    fn new(known: &[(M, Score)], ahead_level: Option<usize>) -> Self {
+        let mut board = Board {
             next: 0,
             found: Vec::new(),
             active: Vec::new(),
             started: 0,
+            ahead_level,
+            ahead_taken: Vec::new(),
+            ahead_found: Vec::new(),
+            ahead_workers: Vec::new(),
+        };
+        for &(mv, score) in known {
+            let exact = true;
+            board.insert(Found { mv, score, exact }, usize::MAX);
         }
+        board
     }
 
     /// The `lines`-th best value found, once that many are known.
@@ -97,9 +136,14 @@ impl<M: Copy + PartialEq> Board<M> {
             let mv = self.found.remove(index).mv;
             return Some((mv, LineAim::Above(threshold.max(low)), false));
         }
-        let index = self.next;
-        let &mv = moves.get(index)?;
-        self.next += 1;
+        // Moves whose values are known already are not searched again.
+        let (index, mv) = loop {
+            let (index, &mv) = (self.next, moves.get(self.next)?);
+            self.next += 1;
+            if !self.found.iter().any(|found| found.mv == mv) {
+                break (index, mv);
+            }
+        };
         if index < lines {
             return Some((mv, LineAim::Value(guess_of(values, mv)), false));
         }
@@ -112,9 +156,10 @@ impl<M: Copy + PartialEq> Board<M> {
         })
     }
 
-    /// What `worker` searches next: a search of its own ([`Board::take`]), else one
-    /// running now with the fewest workers on it (the oldest of them), joined; with the
-    /// search's id. `None`: nothing is left to search.
+    /// What `worker` searches next: a search of its own ([`Board::take`]); else, while
+    /// searches still run, the next level's value of a line not yet searched there;
+    /// else a search running now with the fewest workers on it (the oldest of them),
+    /// joined. `None`: nothing is left to search.
     fn start(
         &mut self,
         worker: usize,
@@ -122,7 +167,7 @@ impl<M: Copy + PartialEq> Board<M> {
         lines: usize,
         values: &[(M, Score)],
         guess: (Score, Option<Score>),
-    ) -> Option<(u64, Search<M>)> {
+    ) -> Option<Job<M>> {
         if let Some(search) = self.take(moves, lines, values, guess) {
             let id = self.started;
             self.started += 1;
@@ -131,14 +176,33 @@ impl<M: Copy + PartialEq> Board<M> {
                 search,
                 workers: vec![worker],
             });
-            return Some((id, search));
+            return Some(Job::Line(id, search));
+        }
+        if let Some(level) = self.ahead_level.filter(|_| !self.active.is_empty())
+            && let Some(line) = self
+                .found
+                .iter()
+                .filter(|found| found.exact)
+                .take(lines)
+                .find(|found| !self.ahead_taken.contains(&found.mv))
+        {
+            let (mv, score) = (line.mv, line.score);
+            self.ahead_taken.push(mv);
+            self.ahead_workers.push(worker);
+            return Some(Job::Ahead(mv, score, level));
         }
         let joined = self
             .active
             .iter_mut()
             .min_by_key(|active| active.workers.len())?;
         joined.workers.push(worker);
-        Some((joined.id, joined.search))
+        Some(Job::Line(joined.id, joined.search))
+    }
+
+    /// Takes in `worker`'s value one level ahead, if it found one (else it gave up).
+    fn finish_ahead(&mut self, worker: usize, value: Option<(M, Score)>) {
+        self.ahead_workers.retain(|&other| other != worker);
+        self.ahead_found.extend(value);
     }
 
     /// Takes in the result of search `id`, unless another worker on it finished first:
@@ -185,7 +249,8 @@ struct Spent<M> {
 /// [`Run::root_lines`] on `threads` threads: the best `lines` root moves of `pos` among
 /// `moves` scored within (`low`, `high`) at `depth`, each told as it is found; `values`
 /// the last iteration's lines, then this one's; `guess`: the `lines`-th value's guess
-/// (the last solve's, for a solve).
+/// (the last solve's, for a solve); `ahead`: the values found ahead for this iteration,
+/// then those it found for the next.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn root_lines<G: Searchable>(
     run: &mut Run<'_, G>,
@@ -196,8 +261,9 @@ pub(super) fn root_lines<G: Searchable>(
     (low, high): (Score, Score),
     values: &mut Vec<(G::Move, Score)>,
     (guess, threads): (Option<Score>, usize),
+    ahead: &mut Ahead<G::Move>,
 ) -> RootOutcome<G::Move> {
-    let board = Mutex::new(Board::new());
+    let board = Mutex::new(Board::new(&ahead.values, ahead.level));
     let halt = AtomicBool::new(false);
     // Per worker: set to give up its search, which another worker finished (or on halt).
     let cancels: Vec<AtomicBool> = (0..threads).map(|_| AtomicBool::new(false)).collect();
@@ -275,7 +341,8 @@ pub(super) fn root_lines<G: Searchable>(
     });
     run.watch.count_others(tally.swap(0, Relaxed));
     run.evals += spent.iter().map(|spent| spent.evals).sum::<u64>();
-    let board = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut board = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    ahead.values = std::mem::take(&mut board.ahead_found);
     let aborted = spent.iter().any(|spent| spent.aborted);
     if let Some(first) = spent.into_iter().next() {
         (run.killers, run.history) = (first.killers, first.history);
@@ -307,13 +374,14 @@ pub(super) fn root_lines<G: Searchable>(
 fn drive<G: Searchable>(
     run: &mut Run<'_, G>,
     pos: &G,
-    receive: &mpsc::Receiver<(G::Move, Score)>,
+    receive: &mpsc::Receiver<(G::Move, Score, Option<usize>)>,
     (halt, cancels, tally): (&AtomicBool, &[AtomicBool], &AtomicU64),
     workers: Vec<ScopedJoinHandle<'_, Spent<G::Move>>>,
 ) -> Vec<Spent<G::Move>> {
     loop {
         match receive.recv_timeout(Duration::from_millis(10)) {
-            Ok((mv, score)) => run.report_line(pos, mv, score),
+            Ok((mv, score, None)) => run.report_line(pos, mv, score),
+            Ok((mv, score, Some(level))) => run.report_line_ahead(pos, mv, score, level),
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
@@ -359,7 +427,7 @@ fn work<G: Searchable>(
     index: usize,
     task: &Task<'_, G>,
     shared: &Shared<'_, G::Move>,
-    send: &mpsc::Sender<(G::Move, Score)>,
+    send: &mpsc::Sender<(G::Move, Score, Option<usize>)>,
 ) {
     let lock = || shared.board.lock().unwrap_or_else(|e| e.into_inner());
     let halted = |worker: &Run<'_, G>| shared.halt.load(Relaxed) || worker.watch.halted();
@@ -373,8 +441,13 @@ fn work<G: Searchable>(
                 board.start(index, task.order, task.lines, task.last, guess)
             }
         };
-        let Some((id, (mv, aim, guessed))) = taken else {
-            return;
+        let (id, (mv, aim, guessed)) = match taken {
+            None => return,
+            Some(Job::Line(id, search)) => (id, search),
+            Some(Job::Ahead(mv, score, level)) => {
+                search_ahead(worker, index, task, shared, send, (mv, score, level));
+                continue;
+            }
         };
         let child = task.pos.play(mv);
         let nodes = worker.watch.nodes;
@@ -407,11 +480,46 @@ fn work<G: Searchable>(
         for other in others.into_iter().filter(|&other| other != index) {
             shared.cancels[other].store(true, Relaxed);
         }
+        // The iteration is done: searches ahead stop where they are (what they stored
+        // serves the next iteration).
+        if board.complete(task.order.len(), task.lines) {
+            for &other in &board.ahead_workers {
+                shared.cancels[other].store(true, Relaxed);
+            }
+        }
         drop(board);
         if line {
             // The driver is gone only once every worker is.
-            let _ = send.send((mv, score));
+            let _ = send.send((mv, score, None));
         }
+    }
+}
+
+/// One search ahead by the `index`-th worker: the value of `mv` at `level`, around its
+/// `value` now; told as a line and kept on the board unless given up.
+fn search_ahead<G: Searchable>(
+    worker: &mut Run<'_, G>,
+    index: usize,
+    task: &Task<'_, G>,
+    shared: &Shared<'_, G::Move>,
+    send: &mpsc::Sender<(G::Move, Score, Option<usize>)>,
+    (mv, value, level): (G::Move, Score, usize),
+) {
+    let child = task.pos.play(mv);
+    let selectivity = worker.end_selectivity.replace(level);
+    let aim = LineAim::Value(Some(value));
+    let (score, _) = worker.line_value(&child, task.depth - 1, aim, task.window, false);
+    worker.end_selectivity = selectivity;
+    log::debug!("lines: {mv:?} ahead at {level}: {score}");
+    let mut board = shared.board.lock().unwrap_or_else(|e| e.into_inner());
+    shared.cancels[index].store(false, Relaxed);
+    let found = !worker.watch.aborted;
+    board.finish_ahead(index, found.then_some((mv, score)));
+    drop(board);
+    if found {
+        let _ = send.send((mv, score, Some(level)));
+    } else if !(shared.halt.load(Relaxed) || worker.watch.halted()) {
+        worker.watch.resume();
     }
 }
 
@@ -427,7 +535,7 @@ mod tests {
 
     #[test]
     fn the_first_moves_ask_for_values_and_the_others_for_the_threshold_or_its_guess() {
-        let mut board = Board::new();
+        let mut board = Board::new(&[], None);
         let last = [(2, 7)];
         let take = |board: &mut Board<u8>, guess| board.take(&MOVES, 2, &last, (-100, guess));
         assert_eq!(
@@ -455,7 +563,7 @@ mod tests {
 
     #[test]
     fn a_bound_above_the_final_threshold_is_searched_again_before_the_iteration_completes() {
-        let mut board = Board::new();
+        let mut board = Board::new(&[], None);
         board.next = MOVES.len();
         // The guess was 6: move 3 is at most 6, but the second value is 4.
         board.insert(found(1, 9, true), 2);
@@ -463,7 +571,9 @@ mod tests {
         assert!(!board.complete(MOVES.len(), 2), "one value known");
         board.insert(found(2, 4, true), 2);
         assert!(!board.complete(MOVES.len(), 2), "move 3 may beat 4");
-        let (id, search) = board.start(0, &MOVES, 2, &[], (-100, None)).unwrap();
+        let Some(Job::Line(id, search)) = board.start(0, &MOVES, 2, &[], (-100, None)) else {
+            panic!("a search of this iteration");
+        };
         assert_eq!(search, (3, LineAim::Above(4), false));
         assert!(!board.complete(MOVES.len(), 2), "its search runs");
         // It is 5: a line, and the second best now.
@@ -478,15 +588,18 @@ mod tests {
     #[test]
     fn a_thread_with_nothing_left_joins_a_running_search_and_the_first_result_stands() {
         let moves = [1, 2];
-        let mut board = Board::new();
+        let mut board = Board::new(&[], None);
         let start =
             |board: &mut Board<u8>, worker| board.start(worker, &moves, 2, &[], (-100, None));
-        let (first, search) = start(&mut board, 0).unwrap();
-        assert_eq!(search, (1, LineAim::Value(None), false));
-        let (second, _) = start(&mut board, 1).unwrap();
+        let search = (1, LineAim::Value(None), false);
+        assert_eq!(start(&mut board, 0), Some(Job::Line(0, search)));
+        let Some(Job::Line(second, _)) = start(&mut board, 1) else {
+            panic!("move 2's search");
+        };
+        let first = 0;
         // Nothing left to take: the oldest of the searches with the fewest workers.
-        assert_eq!(start(&mut board, 2), Some((first, search)));
-        assert_eq!(start(&mut board, 3).map(|(id, _)| id), Some(second));
+        assert_eq!(start(&mut board, 2), Some(Job::Line(first, search)));
+        assert!(matches!(start(&mut board, 3), Some(Job::Line(id, _)) if id == second));
         // The joining worker finishes first: its line, and the first worker gives up.
         assert_eq!(
             board.finish(first, found(1, 5, true), 2),
@@ -502,5 +615,48 @@ mod tests {
         );
         assert!(board.complete(moves.len(), 2));
         assert_eq!(start(&mut board, 0), None);
+    }
+
+    #[test]
+    fn values_known_ahead_are_not_searched_again_and_idle_threads_search_the_next_level() {
+        // Moves 1 and 3 were searched ahead by the last iteration.
+        let mut board = Board::new(&[(3, 6), (1, 2)], Some(7));
+        assert_eq!(board.found, [found(3, 6, true), found(1, 2, true)]);
+        let start =
+            |board: &mut Board<u8>, worker| board.start(worker, &MOVES, 2, &[], (-100, None));
+        // Move 2 is among the first two in order: its value, move 1 skipped.
+        let Some(Job::Line(two, (2, LineAim::Value(None), false))) = start(&mut board, 0) else {
+            panic!("move 2's value");
+        };
+        let Some(Job::Line(_, (4, LineAim::Above(2), false))) = start(&mut board, 1) else {
+            panic!("move 4 against the threshold, move 3 skipped");
+        };
+        let Some(Job::Line(five, (5, _, false))) = start(&mut board, 2) else {
+            panic!("move 5");
+        };
+        // Nothing left to take while searches run: the best line at the next level, then
+        // the second; each once.
+        assert_eq!(start(&mut board, 3), Some(Job::Ahead(3, 6, 7)));
+        assert_eq!(start(&mut board, 4), Some(Job::Ahead(1, 2, 7)));
+        assert!(matches!(start(&mut board, 5), Some(Job::Line(..))), "joins");
+        assert_eq!(board.ahead_workers, [3, 4]);
+        board.finish_ahead(3, Some((3, 5)));
+        board.finish_ahead(4, None);
+        assert_eq!(
+            (board.ahead_workers.len(), &board.ahead_found[..]),
+            (0, &[(3, 5)][..])
+        );
+        // The searches ahead leave this iteration's values as they were.
+        board.finish(two, found(2, 1, true), 2);
+        assert!(!board.complete(MOVES.len(), 2), "moves 4 and 5 run");
+        let four = board.active[0].id;
+        board.finish(four, found(4, 0, false), 2);
+        board.finish(five, found(5, 9, true), 2);
+        assert!(board.complete(MOVES.len(), 2));
+        assert_eq!(board.threshold(2), Some(6));
+        // No search runs: nothing ahead either.
+        let mut idle = Board::new(&[(3, 6)], Some(7));
+        idle.next = MOVES.len();
+        assert_eq!(idle.start(0, &MOVES, 2, &[], (-100, None)), None);
     }
 }

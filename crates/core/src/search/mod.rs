@@ -619,6 +619,8 @@ struct Past<M> {
     midgame_scores: Vec<Score>,
     /// The values of the best lines of the last iteration (several lines wanted).
     line_values: Vec<(M, Score)>,
+    /// The values the last iteration found one level ahead, at that level.
+    ahead: Option<(Step, Vec<(M, Score)>)>,
 }
 
 impl<M> Past<M> {
@@ -629,6 +631,7 @@ impl<M> Past<M> {
             stable: 0,
             midgame_scores: Vec::new(),
             line_values: Vec::new(),
+            ahead: None,
         }
     }
 
@@ -695,7 +698,19 @@ fn iterate<'run, G: Searchable>(
             let outcome = if course.lines > 1 {
                 let step = (current, search_depth);
                 let lines = (course.lines, course.threads);
-                lines_iteration(run, pos, ordered, step, lines, &mut past.line_values)
+                let mut ahead = lines::Ahead {
+                    level: level_ahead::<G>((course, plan), current, &past, best.score),
+                    values: match past.ahead.take() {
+                        Some((step, values)) if step == current => values,
+                        _ => Vec::new(),
+                    },
+                };
+                let values = (&mut past.line_values, &mut ahead);
+                let outcome = lines_iteration(run, pos, ordered, step, lines, values);
+                past.ahead = ahead
+                    .level
+                    .map(|level| (Step::Selective(level), ahead.values));
+                outcome
             } else if parallel {
                 // Moves are put off only while other threads search beside this one.
                 run.busy = Some(busy);
@@ -745,6 +760,27 @@ fn iterate<'run, G: Searchable>(
         run.watch.nodes += pool.finish(shared);
         run.busy = None;
     });
+}
+
+/// The values of an iteration's lines, by move.
+type LineValues<M> = Vec<(M, Score)>;
+
+/// The selective level after `step`'s where the lines' threads may search ahead: a
+/// selective step's in an analysis without a deadline, whose ladder goes on to the
+/// next level whatever this one finds (`score`: the last iteration's).
+fn level_ahead<G: Searchable>(
+    (course, plan): (&Course, &G::Plan),
+    step: Step,
+    past: &Past<G::Move>,
+    score: Score,
+) -> Option<usize> {
+    if course.budget.hard.is_some() || !matches!(step, Step::Selective(_)) {
+        return None;
+    }
+    match plan.next_step(step, course, past.last, score) {
+        Some(Step::Selective(level)) => Some(level),
+        _ => None,
+    }
 }
 
 /// Whether the iteration `step` of `depth` may start: a midgame one no deeper than the
@@ -857,7 +893,7 @@ fn lines_iteration<G: Searchable>(
     ordered: &mut [G::Move],
     (step, depth): (Step, u32),
     (lines, threads): (usize, usize),
-    values: &mut Vec<(G::Move, Score)>,
+    (values, ahead): (&mut LineValues<G::Move>, &mut lines::Ahead<G::Move>),
 ) -> negamax::RootOutcome<G::Move> {
     let (low, high) = match step {
         Step::WinLossDraw => (
@@ -894,8 +930,10 @@ fn lines_iteration<G: Searchable>(
             window,
             found,
             (guess, threads),
+            ahead,
         )
     } else {
+        ahead.values.clear();
         run.root_lines(pos, ordered, depth, lines, low, high, found)
     };
     if midgame && !run.watch.aborted {

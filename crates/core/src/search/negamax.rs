@@ -728,6 +728,22 @@ impl<G: Searchable> Run<'_, G> {
         lines.observer.line(&shown::<G>(&report));
     }
 
+    /// [`Run::report_line`] of a value found a level ahead of the iteration's: told as
+    /// sure as that level, its line read at that level.
+    pub(super) fn report_line_ahead(&mut self, pos: &G, mv: G::Move, score: Score, level: usize) {
+        let sure = Confidence::Probable(G::Plan::selective_confidence(level));
+        let Some(lines) = &mut self.lines else {
+            return;
+        };
+        let confidence = std::mem::replace(&mut lines.confidence, sure);
+        let selectivity = self.end_selectivity.replace(level);
+        self.report_line(pos, mv, score);
+        self.end_selectivity = selectivity;
+        if let Some(lines) = &mut self.lines {
+            lines.confidence = confidence;
+        }
+    }
+
     /// The line of the root move `first` of `pos` whose value is `score`, as sure as
     /// `confidence`: a solve's line where the plan has one (an exact value's to the end
     /// of the game, passes included), else the table's line of at most `depth` moves.

@@ -13,10 +13,10 @@
 # epochs), to check the script on a machine without a GPU.
 #
 # Settings (environment): WIDTH (32), HIDDEN (16), BUCKETS (15), EPOCHS (8), BATCH (16384),
-# RATE (0.003), CURVE (empty: one fit on every training game; "100000,400000" fits on the
-# first N training games each, the time shared), GAMES_PER_FILE (0: all), FILES (the
-# corpus files, default data/selfplay/*.gam), WORK (/tmp/net-run: the features, about 10 GB
-# a million games).
+# RATE (0.003), CURVE (empty: one fit on every training game; "320000,0" fits on the first
+# N training games each, 0 for all of them, the time shared by their positions and the last
+# fit's weights written), GAMES_PER_FILE (0: all), FILES (the corpus files, default
+# data/selfplay/*.gam), WORK (/tmp/net-run: the features, about 10 GB a million games).
 set -u
 BUDGET=${1:-420}
 CPU=0
@@ -76,7 +76,7 @@ say "features: ${#features[@]} files, $(du -sh "$WORK" | cut -f1), $(($(date +%s
 left=$((BUDGET - ($(date +%s) - started) - 150))
 [ "$left" -lt 30 ] && left=30
 curve=()
-[ -n "$CURVE" ] && curve=(--curve "$CURVE") && left=$((left / $(echo "$CURVE" | tr ',' '\n' | wc -l)))
+[ -n "$CURVE" ] && curve=(--curve "$CURVE")
 PYTHONUNBUFFERED=1 python3 gpu/net.py "${features[@]}" --canonical "$WORK/canonical.bin" \
     --test "$WORK/test.fea" --device "$DEVICE" --width "$WIDTH" --hidden "$HIDDEN" \
     --buckets "$BUCKETS" --epochs "$EPOCHS" --batch "$BATCH" --rate "$RATE" \

@@ -519,7 +519,8 @@ def main():
     parser.add_argument("--pattern", action="append", default=[], help="IAGOPAT2 weights to report beside")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=0, help="PyTorch CPU threads (0: its default)")
-    parser.add_argument("--max-seconds", type=float, default=0)
+    parser.add_argument("--max-seconds", type=float, default=0,
+                        help="the fits' time in all (a curve's shared by their positions; 0: no limit)")
     parser.add_argument("--device", default="auto", help="auto, cuda or cpu")
     parser.add_argument("--json", help="write the figures as JSON here")
     parser.add_argument("--self-test", action="store_true")
@@ -578,15 +579,22 @@ def main():
     log(f"device: {device}; {corpus.n} positions, {len(train_keep)} training, {len(held_all)} held out "
         f"(every {args.holdout}th game; {held.n} of them reported, {held_epoch.n} choose the epoch)"
         + (f"; test {test.n}" if test else ""))
-    net = None
+    distinct = np.unique(corpus.games[train_keep])
+    keeps = []
     for games in counts:
         keep = train_keep
-        if games:
-            distinct = np.unique(corpus.games[train_keep])
-            if games < distinct.size:
-                keep = train_keep[corpus.games[train_keep] <= distinct[games - 1]]
+        if games and games < distinct.size:
+            keep = train_keep[corpus.games[train_keep] <= distinct[games - 1]]
+        keeps.append(keep)
+    # --max-seconds is the whole curve's: each fit's share is its share of the positions,
+    # so that a small fit does not take the time a large one needs.
+    total_positions = sum(len(keep) for keep in keeps)
+    budget = args.max_seconds
+    net = None
+    for keep in keeps:
         games_used = int(np.unique(corpus.games[keep]).size)
         log(f"fit: width {args.width}, hidden {args.hidden}, buckets {args.buckets}, {games_used} games, {len(keep)} positions")
+        args.max_seconds = budget * len(keep) / max(1, total_positions)
         net, seconds = train(corpus, keep, held_epoch, args, rows, canonical.size)
         fit = {"games": games_used, "positions": int(len(keep)), "seconds": round(seconds, 1),
                "held_out": report("network, held out", quantised_values(net, held.rows, held.discs), held)}

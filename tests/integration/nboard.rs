@@ -1241,8 +1241,9 @@ fn check_steps(pos: &Position, lines: &[String], expected: &[u8], equal: usize) 
 
 /// On two threads, which share out the root moves of each solve beyond 30 empties, a
 /// hint steps through the same levels with values as sure: each a separate search's
-/// within two discs, most of them exactly (the threads' table differs more from a
-/// separate search's than one thread's does). No node limit, which would keep to one
+/// within two discs. How many of them equal it exactly depends on the threads' timing
+/// (what each found in the shared table first): 4 of 7 on a loaded machine, most of them
+/// on an idle one, so no share is asserted. No node limit, which would keep to one
 /// thread's path; stopped at its first line of 50%.
 #[test]
 fn a_long_hint_on_two_threads_steps_through_the_same_solves() {
@@ -1257,7 +1258,7 @@ fn a_long_hint_on_two_threads_steps_through_the_same_solves() {
         .into_iter()
         .filter(|l| l.starts_with("search "))
         .collect();
-    check_steps(&pos, &lines, &[38, 42, 46, 50], 70);
+    check_steps(&pos, &lines, &[38, 42, 46, 50], 0);
 }
 
 /// Analyze Game over the book's line is as flat as the book's value: where the position

@@ -193,6 +193,57 @@ fn the_quantised_pass_stays_within_its_rounding_of_the_float_pass() {
     }
 }
 
+/// The integer pass in plain loops over the tied embedding, as the file has it: a
+/// reference for the widths the engine compiles ahead and the one it reads at run time.
+fn tied_value(net: &NetworkWeights, pos: &Position) -> Score {
+    let layout = features::layout();
+    let mut indices = vec![0u32; layout.active()];
+    features::indices(layout, pos, &mut indices);
+    let w = net.width;
+    let mut acc = net.bias.clone();
+    for &index in &indices {
+        let row = net.row_of[index as usize] as usize;
+        for (a, &e) in acc.iter_mut().zip(&net.embedding[row * w..][..w]) {
+            *a = a.wrapping_add(e);
+        }
+    }
+    let discs = (pos.player | pos.opponent).count_ones() as usize;
+    let bucket = &net.buckets[usize::from(net.bucket_of_discs[discs])];
+    let mut total = i64::from(bucket.bias);
+    for ((row, &b2), &out) in bucket.l2.chunks_exact(w).zip(&bucket.b2).zip(&bucket.out) {
+        let dot: i32 = row
+            .iter()
+            .zip(&acc)
+            .map(|(&x, &a)| i32::from(x) * i32::from(a.clamp(0, QA as i16)))
+            .sum();
+        total += i64::from(((dot + b2) / QW).clamp(0, QA)) * i64::from(out);
+    }
+    for (&s, &a) in bucket.skip.iter().zip(&acc) {
+        total += i64::from(s) * i64::from(a);
+    }
+    (total * 100).div_euclid(i64::from(QA * QO)) as Score
+}
+
+#[test]
+fn every_width_computes_the_plain_integer_pass() {
+    let (_, expected) = seeded_fixture_network();
+    // 16, 32 and 64 are compiled for their width, 48 and 80 read it at run time.
+    for width in [16, 32, 48, 64, 80] {
+        let net = NetworkWeights::decode(&seeded_file(11, width, 5, 3)).unwrap();
+        let mut nonzero = 0;
+        for e in &expected {
+            let value = tied_value(&net, &e.position);
+            assert_eq!(net.value(&e.position), value, "width {width}");
+            assert_eq!(value_portable(&net, &e.position), value, "width {width}");
+            nonzero += usize::from(value != 0);
+        }
+        assert!(
+            nonzero * 2 > expected.len(),
+            "width {width}: {nonzero} nonzero"
+        );
+    }
+}
+
 #[test]
 fn symmetric_positions_evaluate_alike() {
     let (net, expected) = seeded_fixture_network();

@@ -105,7 +105,6 @@ fn bad_network_files_are_refused_with_a_message() {
     let garbage = dir.join("garbage.bin");
     std::fs::write(&garbage, b"IAGONET1 and then nothing useful").unwrap();
     for eval in [
-        "network".to_string(),
         "network:/no/such/file".to_string(),
         format!("network:{}", garbage.display()),
     ] {
@@ -184,4 +183,23 @@ fn a_network_file_from_the_trainer_searches_where_python_and_numpy_are() {
     assert_eq!(nodes(&first), nodes(&again), "deterministic");
     assert!(Path::new(&net).exists());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--eval network` is the embedded network: the same searches as the file it was built
+/// from, and other ones than the pattern evaluation's.
+#[test]
+fn the_embedded_network_is_its_weight_file() {
+    const SHIPPED: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/core/src/othello/eval/weights/network.bin"
+    );
+    let nodes = |eval: &str| {
+        let text = stdout_of(&iago(&["bench", "--depth", "6", "--eval", eval]));
+        let total = text.lines().last().unwrap().to_string();
+        assert!(total.starts_with("bench depth 6"), "{text}");
+        total.split("nodes").next().unwrap().to_string()
+    };
+    let embedded = nodes("network");
+    assert_eq!(embedded, nodes(&format!("network:{SHIPPED}")));
+    assert_ne!(embedded, nodes("pattern"));
 }

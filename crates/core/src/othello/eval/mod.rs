@@ -32,6 +32,7 @@ impl Evaluator<Position> for SimpleOthello {
 /// Names accepted by [`othello_evaluator`], the default first.
 pub const OTHELLO_EVALUATORS: &[&str] = &[
     "pattern",
+    "network",
     "simple",
     "discs",
     "mobility",
@@ -51,11 +52,7 @@ pub fn othello_evaluator(name: &str) -> Result<Box<dyn Evaluator<Position>>, Str
         // The trained pattern evaluation is the default: it beats every seed heuristic
         // (docs/benchmarks.md, Evaluation).
         "pattern" | "default" => Ok(Box::new(pattern::PatternEval::embedded()?)),
-        "network" => Err(
-            "no network weights are embedded in this build: give a file, \
-                          network:FILE (gpu/net.py writes them)"
-                .into(),
-        ),
+        "network" => Ok(Box::new(network::NetworkEval::embedded()?)),
         _ => {
             if let Some(path) = name.strip_prefix("network:") {
                 return Ok(Box::new(network::NetworkEval::from_file(path)?));
@@ -104,6 +101,10 @@ mod tests {
     #[test]
     fn every_listed_evaluator_is_constructible_under_its_name() {
         for &name in OTHELLO_EVALUATORS {
+            if name == "network" && cfg!(not(feature = "embedded-network")) {
+                assert!(othello_evaluator(name).is_err());
+                continue;
+            }
             let evaluator = othello_evaluator(name).expect(name);
             assert_eq!(evaluator.name(), name);
         }

@@ -409,6 +409,32 @@ pub struct NetworkEval {
 }
 
 impl NetworkEval {
+    /// The evaluator with the embedded weights (`weights/network.bin`, decoded at the
+    /// first use: 29 MB of memory that the pattern evaluation's users never pay).
+    #[cfg(feature = "embedded-network")]
+    pub fn embedded() -> Result<NetworkEval, String> {
+        static WEIGHTS: std::sync::OnceLock<Result<NetworkWeights, String>> =
+            std::sync::OnceLock::new();
+        static EMBEDDED: &[u8] = include_bytes!("weights/network.bin");
+        let weights = WEIGHTS
+            .get_or_init(|| {
+                NetworkWeights::decode(EMBEDDED).map_err(|e| format!("embedded network: {e}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)?;
+        Ok(NetworkEval { weights })
+    }
+
+    /// A build without the `embedded-network` feature has no network of its own.
+    #[cfg(not(feature = "embedded-network"))]
+    pub fn embedded() -> Result<NetworkEval, String> {
+        Err(
+            "this build embeds no network (built without its embedded-network feature): \
+             give a file, network:FILE"
+                .into(),
+        )
+    }
+
     /// The evaluator with weights read from an IAGONET1 file. Weights live for the rest of
     /// the run, as evaluators are shared by searches; a file read again with the same bytes
     /// reuses them.

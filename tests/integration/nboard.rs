@@ -1259,6 +1259,45 @@ fn a_long_hint_on_two_threads_steps_through_the_same_solves() {
         .filter(|l| l.starts_with("search "))
         .collect();
     check_steps(&pos, &lines, &[38, 42, 46, 50], 0);
+    assert_gui_keeps_every_square(&lines);
+}
+
+/// The NBoard GUI's rule for search lines, followed over `lines`: a line of another
+/// depth than the last one's first takes off every square not of the last one's depth,
+/// so its board holds two depths at most. A square whose move fell out of the lines
+/// asked for goes at the next depth, as between any two levels; fails if a square goes
+/// whose move's line of the last depth was still to come (a line of a level told ahead
+/// of another move's line of the level before).
+fn assert_gui_keeps_every_square(lines: &[String]) {
+    let fields = |line: &String| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mv = words[1].split('-').next().unwrap().to_string();
+        (mv, words[4].to_string())
+    };
+    let told: Vec<(String, String)> = lines
+        .iter()
+        .filter(|l| l.starts_with("search "))
+        .map(fields)
+        .collect();
+    let mut squares: Vec<(String, String)> = Vec::new();
+    let mut last: Option<String> = None;
+    for (index, (mv, depth)) in told.iter().enumerate() {
+        if last.as_ref() != Some(depth) {
+            let before = last.replace(depth.clone());
+            for (square, _) in squares.iter().filter(|(_, d)| Some(d) != before.as_ref()) {
+                let still_to_come = told[index..]
+                    .iter()
+                    .any(|(m, d)| m == square && Some(d) == before.as_ref());
+                assert!(
+                    !still_to_come,
+                    "{square} taken off by {mv} {depth} before its {before:?}: {lines:?}"
+                );
+            }
+            squares.retain(|(_, shown)| Some(shown) == before.as_ref());
+        }
+        squares.retain(|(square, _)| square != mv);
+        squares.push((mv.clone(), depth.clone()));
+    }
 }
 
 /// Analyze Game over the book's line is as flat as the book's value: where the position

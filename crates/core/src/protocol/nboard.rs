@@ -5,7 +5,7 @@
 //! whatever runs and drops its results, so nothing older than a `pong` follows it. Lines
 //! that cannot be read are logged to stderr and otherwise ignored, as the GUI expects.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::{Arrival, Flow, Output, Session, TextLine};
@@ -16,7 +16,10 @@ use crate::game::Color;
 use crate::options::Settings;
 use crate::search::Confidence;
 
+mod board;
 mod grammar;
+
+use board::HintBoard;
 
 pub use grammar::{Command, parse};
 
@@ -40,9 +43,9 @@ pub struct NBoard<G: EngineGame> {
     /// Requests that came while one was running, in order, each with the limits of the
     /// time it came.
     waiting: VecDeque<(Request, Job)>,
-    /// The hint lines already printed for the running `hint`, so that its final answer
-    /// repeats none of them.
-    printed: HashSet<String>,
+    /// The running `hint`'s lines: those printed (its final answer repeats none of
+    /// them) and the order the GUI gets them in.
+    hints: HintBoard,
 }
 
 impl<G: EngineGame> NBoard<G> {
@@ -56,7 +59,7 @@ impl<G: EngineGame> NBoard<G> {
             out,
             request: None,
             waiting: VecDeque::new(),
-            printed: HashSet::new(),
+            hints: HintBoard::default(),
         })
     }
 
@@ -68,7 +71,7 @@ impl<G: EngineGame> NBoard<G> {
             return;
         }
         self.request = Some(request);
-        self.printed.clear();
+        self.hints.clear();
         self.engine.start(job);
     }
 
@@ -224,20 +227,40 @@ impl<G: EngineGame> NBoard<G> {
         }
     }
 
+    /// The lines to print for a hint's `line`: each line once, in an order that keeps
+    /// every square the GUI shows ([`HintBoard`]).
+    fn tell_hint(&mut self, pos: &G, line: &SearchResult<G::Move>) -> Vec<String> {
+        let text = Self::hint_line(pos, line);
+        if line.book_games.is_some() {
+            return self.hints.tell_book(text).into_iter().collect();
+        }
+        let square = line.pv.first().map(|&mv| Self::move_text(pos, mv));
+        let depth = Self::depth_text(line.depth, line.confidence);
+        self.hints.tell(&square.unwrap_or_default(), &depth, text)
+    }
+
+    /// The GUI's status bar shows these: the search is alive.
+    fn nodestats(&mut self, nodes: u64, elapsed: std::time::Duration) {
+        if matches!(
+            self.request,
+            Some(Request::Go | Request::Hint | Request::Solve | Request::Analyze)
+        ) {
+            self.out
+                .line(&format!("nodestats {nodes} {:.3}", elapsed.as_secs_f64()));
+        }
+    }
+
     fn progress(&mut self) {
         for item in self.engine.take_progress() {
             match item {
-                Progress::Iteration(SearchResult { nodes, elapsed, .. })
-                | Progress::Nodes { nodes, elapsed } => {
-                    // The GUI's status bar shows these: the search is alive.
-                    if matches!(
-                        self.request,
-                        Some(Request::Go | Request::Hint | Request::Solve | Request::Analyze)
-                    ) {
-                        self.out
-                            .line(&format!("nodestats {nodes} {:.3}", elapsed.as_secs_f64()));
+                Progress::Iteration(SearchResult { nodes, elapsed, .. }) => {
+                    if self.request == Some(Request::Hint) {
+                        let lines = self.hints.iteration_done();
+                        lines.iter().for_each(|text| self.out.line(text));
                     }
+                    self.nodestats(nodes, elapsed);
                 }
+                Progress::Nodes { nodes, elapsed } => self.nodestats(nodes, elapsed),
                 Progress::Analysis { moves_made, score } => {
                     // The GUI plots the value as it comes, from Black's point of view.
                     let mover = self
@@ -252,13 +275,9 @@ impl<G: EngineGame> NBoard<G> {
                     ));
                 }
                 Progress::Hint(line) => {
-                    // A line is printed once (an iteration's line repeats the one found
-                    // inside it).
                     if self.request == Some(Request::Hint) {
-                        let text = Self::hint_line(&self.engine.position(), &line);
-                        if self.printed.insert(text.clone()) {
-                            self.out.line(&text);
-                        }
+                        let lines = self.tell_hint(&self.engine.position(), &line);
+                        lines.iter().for_each(|text| self.out.line(text));
                     }
                 }
                 // NBoard asks for no review of a game.
@@ -302,13 +321,13 @@ impl<G: EngineGame> NBoard<G> {
                 ));
             }
             (Request::Hint, Outcome::Hints(lines)) => {
+                let mut texts: Vec<String> = Vec::new();
                 for line in &lines {
-                    let text = Self::hint_line(&pos, line);
-                    if !self.printed.contains(&text) {
-                        self.out.line(&text);
-                    }
+                    texts.extend(self.tell_hint(&pos, line));
                 }
-                self.printed.clear();
+                texts.extend(self.hints.finish());
+                texts.iter().for_each(|text| self.out.line(text));
+                self.hints.clear();
                 self.out.line("status");
             }
             (Request::Analyze, Outcome::Analyzed) => self.out.line("status"),

@@ -427,4 +427,58 @@ mod tests {
         assert_eq!(Position::parse_position(&ggs), Ok(Position::start()));
         assert!(Position::parse_position("f5 a1").is_err());
     }
+
+    /// A search that may last for hours (no deadline, no node limit, a solve beyond 30
+    /// empties) grows the tables where no size was set, and no other search does.
+    #[test]
+    fn a_long_analysis_grows_the_tables_where_no_size_was_set() {
+        use crate::othello::eval::othello_evaluator;
+        use crate::search::{DEFAULT_HASH_MB, LONG_SEARCH_HASH_MB, Limits, Searcher};
+        use std::sync::atomic::AtomicBool;
+        let at = |empties: u32| {
+            let mut pos = Position::start();
+            while pos.empty_count() > empties {
+                pos = pos.play(pos.legal_moves().as_ref()[0]);
+            }
+            pos
+        };
+        // Stopped before it starts: the tables are made, nothing is searched.
+        let stop = AtomicBool::new(true);
+        let searched = |pos: &Position, limits: &Limits, hash: Option<usize>| {
+            let mut searcher = Searcher::new(othello_evaluator("default").unwrap());
+            if let Some(mb) = hash {
+                searcher.set_hash_mb(mb);
+            }
+            searcher.search(pos, limits, &stop, &mut |_| {});
+            searcher.hash_mb()
+        };
+        let open = Limits::default();
+        let grown = crate::search::memory_available_mb()
+            .map_or(LONG_SEARCH_HASH_MB, |mb| LONG_SEARCH_HASH_MB.min(mb / 4))
+            .max(DEFAULT_HASH_MB);
+        assert_eq!(searched(&at(38), &open, None), grown);
+        assert_eq!(searched(&at(38), &open, Some(64)), 64);
+        assert_eq!(searched(&at(24), &open, None), DEFAULT_HASH_MB);
+        let limited = [
+            Limits {
+                nodes: Some(1_000_000),
+                ..Limits::default()
+            },
+            Limits {
+                movetime: Some(std::time::Duration::from_secs(60)),
+                ..Limits::default()
+            },
+            Limits {
+                depth: Some(20),
+                ..Limits::default()
+            },
+        ];
+        for limits in limited {
+            assert_eq!(
+                searched(&at(38), &limits, None),
+                DEFAULT_HASH_MB,
+                "{limits:?}"
+            );
+        }
+    }
 }

@@ -109,6 +109,17 @@ pub fn can_allocate(sizes: &[usize]) -> Result<(), OutOfMemory> {
     result
 }
 
+/// The memory available to new allocations in MiB, where the system tells it (Linux's
+/// `MemAvailable`); `None` elsewhere.
+pub fn available_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info
+        .lines()
+        .find(|line| line.starts_with("MemAvailable:"))?;
+    let kilobytes: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kilobytes / 1024)
+}
+
 /// How many `item`-byte values a table of `megabytes` MiB holds (at least 1 MiB): the
 /// largest power of two that fits, at least one; `None` when the size in bytes does not
 /// even fit in a machine word.

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use crate::game::{Evaluator, INFINITY, Score, mix64};
 
 use busy::BusyMarks;
-pub use memory::OutOfMemory;
+pub use memory::{OutOfMemory, available_mb as memory_available_mb};
 pub use negamax::Watch;
 use negamax::{LineSink, Pulse, Run};
 pub use ordering::OrderingRules;
@@ -171,6 +171,12 @@ pub const PROGRESS_NODES: u64 = 1 << 22;
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 
+/// The tables of a search that may run for minutes or more (an analysis beyond the
+/// solver's reach, [`plan::Plan::lasts_long`]) where no size was set: a quarter of the memory
+/// available, at most this. At 38 empties on two threads, `hint 4` with 1024 MiB
+/// reached 83% in 144 s where 64 MiB reached 80% in 146 s (docs/experiments.md).
+pub const LONG_SEARCH_HASH_MB: usize = 1024;
+
 /// The deepest iteration when no depth limit is given.
 const MAX_DEPTH: u32 = 64;
 
@@ -225,6 +231,9 @@ pub struct Searcher<G: Searchable> {
     /// The plan's own tables (Othello's endgame solver's), allocated with the table.
     plan_tables: Option<PlanTables<G>>,
     hash_mb: usize,
+    /// Whether the size was set ([`Searcher::set_hash_mb`]); if not, a long search
+    /// grows the tables.
+    hash_set: bool,
     threads: usize,
     variety: Option<Variety>,
     rules: OrderingRules,
@@ -252,6 +261,7 @@ impl<G: Searchable> Searcher<G> {
             table_mb: 0,
             plan_tables: None,
             hash_mb: DEFAULT_HASH_MB,
+            hash_set: false,
             threads: 1,
             variety: None,
             rules: OrderingRules::default(),
@@ -280,6 +290,7 @@ impl<G: Searchable> Searcher<G> {
     /// Sets the transposition table size in MiB, allocated by the next
     /// [`Searcher::allocate_tables`] (or search).
     pub fn set_hash_mb(&mut self, megabytes: usize) {
+        self.hash_set = true;
         self.hash_mb = megabytes.max(1);
     }
 
@@ -344,6 +355,21 @@ impl<G: Searchable> Searcher<G> {
         (self.table, self.plan_tables) = (Some(table), Some(plan_tables));
         (self.table_mb, self.hash_mb) = (megabytes, megabytes);
         Ok(())
+    }
+
+    /// Where no size was set, asks for [`LONG_SEARCH_HASH_MB`] (or a quarter of the
+    /// memory available, if less) for the tables from now on: what a long analysis
+    /// stores outgrows the default many times over, and a game's moves lose nothing by
+    /// the larger tables. Said on stderr, once.
+    fn grow_for_long_search(&mut self) {
+        let size = memory::available_mb().map_or(LONG_SEARCH_HASH_MB, |available| {
+            LONG_SEARCH_HASH_MB.min(available / 4)
+        });
+        if self.hash_set || size <= self.hash_mb || Self::can_allocate(size).is_err() {
+            return;
+        }
+        log::info!("a long search: hash tables of {size} MB from now on (--hash sets a size)");
+        self.hash_mb = size;
     }
 
     /// The tables a search needs: those of the configured size, else those kept, else
@@ -447,6 +473,10 @@ impl<G: Searchable> Searcher<G> {
             moves = legal.to_vec();
         }
         let (course, plan) = self.course(pos, legal, limits, focus, start);
+        let open_ended = course.budget.hard.is_none() && limits.nodes.is_none();
+        if open_ended && plan.lasts_long(&course) {
+            self.grow_for_long_search();
+        }
         self.ensure_tables();
         let variety = self
             .variety

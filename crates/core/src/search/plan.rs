@@ -146,6 +146,13 @@ pub trait Plan<G: Searchable>: Sized {
         None
     }
 
+    /// Whether the search `course` describes, without a deadline or a node limit, may
+    /// run for minutes or more unless stopped (its tables then grow where no size was
+    /// set).
+    fn lasts_long(&self, _course: &Course) -> bool {
+        false
+    }
+
     /// Whether this search may come to the exact solve of its root (the level's reach).
     fn may_solve(&self, _course: &Course) -> bool {
         false

@@ -136,6 +136,12 @@ impl Plan<Position> for OthelloPlan {
         endgame::proven(search, pos)
     }
 
+    /// Beyond the solver's reach a solve is hours, searched level after level.
+    fn lasts_long(&self, course: &Course) -> bool {
+        self.empties > SOLVER_ROOTS
+            && course.reach.win_loss_draw.max(course.reach.exact) >= self.empties
+    }
+
     fn may_solve(&self, course: &Course) -> bool {
         course.reach.exact >= self.empties
     }

@@ -360,7 +360,7 @@ impl<G: Searchable> Searcher<G> {
     /// Where no size was set, asks for [`LONG_SEARCH_HASH_MB`] (or a quarter of the
     /// memory available, if less) for the tables from now on: what a long analysis
     /// stores outgrows the default many times over, and a game's moves lose nothing by
-    /// the larger tables. Said on stderr, once.
+    /// the larger tables. Logged (info), once.
     fn grow_for_long_search(&mut self) {
         let size = memory::available_mb().map_or(LONG_SEARCH_HASH_MB, |available| {
             LONG_SEARCH_HASH_MB.min(available / 4)

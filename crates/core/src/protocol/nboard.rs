@@ -236,7 +236,20 @@ impl<G: EngineGame> NBoard<G> {
         }
         let square = line.pv.first().map(|&mv| Self::move_text(pos, mv));
         let depth = Self::depth_text(line.depth, line.confidence);
-        self.hints.tell(&square.unwrap_or_default(), &depth, text)
+        let rank = Self::depth_rank(line.depth, line.confidence);
+        self.hints
+            .tell(&square.unwrap_or_default(), &depth, rank, text)
+    }
+
+    /// The order of the depths a hint's lines go through: the midgame's plies, then the
+    /// probable solves by their percent, the win/loss/draw solve and the exact one.
+    fn depth_rank(depth: u32, confidence: Confidence) -> u32 {
+        match confidence {
+            Confidence::Heuristic => depth,
+            Confidence::Probable(percent) => 1000 + u32::from(percent),
+            Confidence::WinLossDraw => 1200,
+            Confidence::Exact => 1300,
+        }
     }
 
     /// The GUI's status bar shows these: the search is alive.
@@ -253,9 +266,17 @@ impl<G: EngineGame> NBoard<G> {
     fn progress(&mut self) {
         for item in self.engine.take_progress() {
             match item {
-                Progress::Iteration(SearchResult { nodes, elapsed, .. }) => {
+                Progress::Iteration(SearchResult {
+                    nodes,
+                    elapsed,
+                    depth,
+                    confidence,
+                    ..
+                }) => {
                     if self.request == Some(Request::Hint) {
-                        let lines = self.hints.iteration_done();
+                        let lines = self
+                            .hints
+                            .iteration_done(Self::depth_rank(depth, confidence));
                         lines.iter().for_each(|text| self.out.line(text));
                     }
                     self.nodestats(nodes, elapsed);

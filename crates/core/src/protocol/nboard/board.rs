@@ -15,9 +15,11 @@
 /// A hint line as the GUI gets it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Told {
-    /// The square (the move's text), the depth text, the whole line.
+    /// The square (the move's text), the depth text, its rank (deeper or surer
+    /// searches rank higher), the whole line.
     mv: String,
     depth: String,
+    rank: u32,
     text: String,
 }
 
@@ -28,8 +30,8 @@ pub struct HintBoard {
     told: Vec<Told>,
     /// Lines that would take a square off for good now, oldest first (one a move).
     waiting: Vec<Told>,
-    /// The GUI's squares: each move with the depth it shows.
-    shown: Vec<(String, String)>,
+    /// The GUI's squares: each move with the depth it shows, and the depth's rank.
+    shown: Vec<(String, String, u32)>,
     /// The depth of the last line the GUI got.
     last_depth: Option<String>,
     /// The book lines printed.
@@ -43,10 +45,10 @@ impl HintBoard {
         *self = HintBoard::default();
     }
 
-    /// A search line of move `mv` at `depth`: the lines to print now, in order (none
-    /// where this line was told already, for an iteration's line repeats the one found
-    /// inside it).
-    pub fn tell(&mut self, mv: &str, depth: &str, text: String) -> Vec<String> {
+    /// A search line of move `mv` at `depth` (of `rank`): the lines to print now, in
+    /// order (none where this line was told already, for an iteration's line repeats
+    /// the one found inside it).
+    pub fn tell(&mut self, mv: &str, depth: &str, rank: u32, text: String) -> Vec<String> {
         if self
             .told
             .iter()
@@ -59,17 +61,19 @@ impl HintBoard {
         self.waiting.push(Told {
             mv: mv.to_string(),
             depth: depth.to_string(),
+            rank,
             text,
         });
         self.flush(false)
     }
 
-    /// An iteration of the search ended: its lines are all told, and a square it told
-    /// nothing of (its move fell out of the lines asked for) is no longer waited for;
-    /// the GUI takes it off at its next depth, as it does between any two levels.
-    pub fn iteration_done(&mut self) -> Vec<String> {
+    /// An iteration of `rank` ended: its lines are all told, and a square of a lower
+    /// rank (its move fell out of the lines asked for) is no longer waited for; the GUI
+    /// takes it off at its next depth, as it does between any two levels.
+    pub fn iteration_done(&mut self, rank: u32) -> Vec<String> {
         let last = self.last_depth.clone();
-        self.shown.retain(|(_, shown)| Some(shown) == last.as_ref());
+        self.shown
+            .retain(|(_, shown, of)| Some(shown) == last.as_ref() || *of >= rank);
         self.flush(false)
     }
 
@@ -113,7 +117,7 @@ impl HintBoard {
             && self
                 .shown
                 .iter()
-                .any(|(mv, shown)| shown != last && self.newest_depth(mv) != Some(depth))
+                .any(|(mv, shown, _)| shown != last && self.newest_depth(mv) != Some(depth))
     }
 
     /// The depth of the newest line of `mv`, waiting or told.
@@ -128,7 +132,7 @@ impl HintBoard {
     /// Prints `line` and follows it on the GUI's board; then puts back the squares it
     /// took off whose newest line told is of its depth.
     fn show(&mut self, line: Told, lines: &mut Vec<String>) {
-        self.gui_takes(&line.mv, &line.depth);
+        self.gui_takes(&line);
         lines.push(line.text.clone());
         self.told.retain(|t| t.mv != line.mv);
         self.told.push(line);
@@ -137,25 +141,27 @@ impl HintBoard {
             .told
             .iter()
             .filter(|t| Some(&t.depth) == depth.as_ref())
-            .filter(|t| !self.shown.iter().any(|(mv, _)| *mv == t.mv))
+            .filter(|t| !self.shown.iter().any(|(mv, _, _)| *mv == t.mv))
             .filter(|t| !self.waiting.iter().any(|w| w.mv == t.mv))
             .cloned()
             .collect();
         for line in put_back {
-            self.gui_takes(&line.mv, &line.depth);
+            self.gui_takes(&line);
             lines.push(line.text);
         }
     }
 
-    /// What the GUI does with a search line of `mv` at `depth`.
-    fn gui_takes(&mut self, mv: &str, depth: &str) {
-        if self.last_depth.as_deref() != Some(depth) {
+    /// What the GUI does with a search line.
+    fn gui_takes(&mut self, line: &Told) {
+        if self.last_depth.as_ref() != Some(&line.depth) {
             let last = self.last_depth.take();
-            self.shown.retain(|(_, shown)| Some(shown) == last.as_ref());
-            self.last_depth = Some(depth.to_string());
+            self.shown
+                .retain(|(_, shown, _)| Some(shown) == last.as_ref());
+            self.last_depth = Some(line.depth.clone());
         }
-        self.shown.retain(|(shown, _)| shown != mv);
-        self.shown.push((mv.to_string(), depth.to_string()));
+        self.shown.retain(|(shown, _, _)| *shown != line.mv);
+        self.shown
+            .push((line.mv.clone(), line.depth.clone(), line.rank));
     }
 }
 
@@ -196,18 +202,30 @@ mod tests {
 
     /// Plays `lines` through a board and the GUI: the printed lines, and whether every
     /// square the GUI showed stayed shown until the hint's end.
-    fn replay(lines: &[(&str, u32)]) -> (Vec<String>, bool) {
+    /// An iteration ends once every move of `moves` has a line of its level (the
+    /// search tells it then).
+    fn replay_ending(lines: &[(&str, u32)], moves: usize) -> (Vec<String>, bool) {
         let (mut board, mut gui) = (HintBoard::default(), Gui::default());
         let (mut printed, mut kept) = (Vec::new(), true);
         let mut seen: Vec<String> = Vec::new();
-        for &(mv, depth) in lines {
-            let (mv, depth, text) = line(mv, depth);
+        let mut levels: Vec<(&str, u32)> = Vec::new();
+        let mut done = 0;
+        for &(mv, rank) in lines {
+            let (square, depth, text) = line(mv, rank);
+            let mut out = board.tell(&square, &depth, rank, text);
+            levels.retain(|&(m, _)| m != mv);
+            levels.push((mv, rank));
+            let all = levels.iter().map(|&(_, r)| r).min().unwrap_or(0);
+            if levels.len() == moves && all > done {
+                done = all;
+                out.extend(board.iteration_done(done));
+            }
             // A square taken off and told again at once blinks; between two lines
             // of the search, every square shows.
-            for out in board.tell(&mv, &depth, text) {
-                gui.take(&out);
-                seen.push(out[7..9].to_string());
-                printed.push(out);
+            for text in out {
+                gui.take(&text);
+                seen.push(text[7..9].to_string());
+                printed.push(text);
             }
             kept &= seen.iter().all(|m| gui.has(m));
         }
@@ -216,6 +234,10 @@ mod tests {
             printed.push(out);
         }
         (printed, kept)
+    }
+
+    fn replay(lines: &[(&str, u32)]) -> (Vec<String>, bool) {
+        replay_ending(lines, usize::MAX)
     }
 
     #[test]
@@ -270,9 +292,9 @@ mod tests {
     #[test]
     fn a_move_that_fell_out_of_the_lines_holds_nothing_past_its_iteration() {
         let mut board = HintBoard::default();
-        let tell = |board: &mut HintBoard, mv: &str, depth: u32| {
-            let (mv, depth, text) = line(mv, depth);
-            board.tell(&mv, &depth, text)
+        let tell = |board: &mut HintBoard, mv: &str, rank: u32| {
+            let (mv, depth, text) = line(mv, rank);
+            board.tell(&mv, &depth, rank, text)
         };
         tell(&mut board, "G3", 79);
         tell(&mut board, "B1", 80);
@@ -280,8 +302,27 @@ mod tests {
         // Told now, B1's 81% would take G3's 79% off: it waits for G3's 80%.
         assert!(tell(&mut board, "B1", 81).is_empty());
         // The iteration of 80% ends without G3 (no longer among the best lines).
-        assert_eq!(board.iteration_done(), vec![line("B1", 81).2]);
+        assert_eq!(board.iteration_done(80), vec![line("B1", 81).2]);
         assert_eq!(tell(&mut board, "F2", 81), vec![line("F2", 81).2]);
+    }
+
+    #[test]
+    fn the_end_of_an_iteration_still_waits_for_its_own_level() {
+        // F2's 80% came before the iteration of 79% ended; B1 is still at 79%, and its
+        // 80% is yet to come: F2's 81% must wait for it.
+        let mut board = HintBoard::default();
+        for (mv, rank) in [("B1", 79), ("F2", 79), ("F2", 80)] {
+            let (mv, depth, text) = line(mv, rank);
+            board.tell(&mv, &depth, rank, text);
+        }
+        assert!(board.iteration_done(79).is_empty());
+        let (mv, depth, text) = line("F2", 81);
+        assert!(board.tell(&mv, &depth, 81, text).is_empty());
+        let (mv, depth, text) = line("B1", 80);
+        assert_eq!(
+            board.tell(&mv, &depth, 80, text),
+            vec![line("B1", 80).2, line("F2", 81).2]
+        );
     }
 
     #[test]
@@ -313,7 +354,7 @@ mod tests {
                     lines.push((moves[which], levels[which]));
                 }
             }
-            let (printed, kept) = replay(&lines);
+            let (printed, kept) = replay_ending(&lines, 4);
             assert!(kept, "{lines:?} -> {printed:?}");
             // A line waiting when its move's next one came is left out; each move's
             // newest line is printed, and the GUI ends with it.

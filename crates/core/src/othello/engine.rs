@@ -481,4 +481,49 @@ mod tests {
             );
         }
     }
+
+    /// A selective solve's entries outlive the shallow searches its probable cuts make
+    /// of the same positions, and a cut with margin to spare serves surer levels: a
+    /// second analysis of a position (31 empties, FFO #74) reaches the first one's last
+    /// level in a small part of the first one's nodes.
+    #[test]
+    fn a_second_analysis_finds_the_first_ones_levels_in_the_table() {
+        use crate::othello::eval::othello_evaluator;
+        use crate::search::{Confidence, Limits, Searcher};
+        use std::sync::atomic::AtomicBool;
+        let pos = Position::parse_position(
+            "--X--X----XXX---OOXXXX---OOXXX---OXOXXO-OOOXXXX-O--OXO---------- O",
+        )
+        .unwrap();
+        let mut searcher = Searcher::new(othello_evaluator("default").unwrap());
+        let stop = AtomicBool::new(false);
+        let limits = Limits {
+            nodes: Some(40_000_000),
+            ..Limits::default()
+        };
+        let levels = |searcher: &mut Searcher<Position>| {
+            let mut reached = Vec::new();
+            searcher.search(&pos, &limits, &stop, &mut |report| {
+                if let Confidence::Probable(percent) = report.confidence {
+                    reached.push((percent, report.nodes));
+                }
+            });
+            reached
+        };
+        let first = levels(&mut searcher);
+        let &(last, first_nodes) = first.last().expect("no selective level in the first");
+        assert!(
+            last >= 50,
+            "the first analysis reached {last}% only: {first:?}"
+        );
+        let second = levels(&mut searcher);
+        let &(_, second_nodes) = second
+            .iter()
+            .find(|&&(percent, _)| percent == last)
+            .expect("the second analysis does not reach the first one's last level");
+        assert!(
+            second_nodes * 5 < first_nodes,
+            "{last}%: {second_nodes} nodes the second time, {first_nodes} the first"
+        );
+    }
 }

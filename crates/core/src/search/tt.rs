@@ -1,16 +1,23 @@
 //! The transposition table: what earlier searches learned about a position (a bound on
 //! its score at some depth, and the best move), kept between moves of a game.
 //!
-//! Buckets of [`BUCKET`] entries; a new result replaces the same position, else an empty
-//! slot, else the entry with the least depth, entries from older searches counting as
-//! shallower. [`Table::clear`] bumps an epoch instead of rewriting the memory, so that
-//! clearing is free and a cleared table behaves exactly like a fresh one.
+//! Buckets of [`BUCKET`] entries; a new result replaces the same position (unless that
+//! entry is far deeper, see [`KEEP_DEEPER_BY`]), else an empty slot, else the entry with
+//! the least depth, entries from older searches counting as shallower. [`Table::clear`]
+//! bumps an epoch instead of rewriting the memory, so that clearing is free and a
+//! cleared table behaves exactly like a fresh one.
 
 use crate::game::{MoveBits, Score};
 use std::marker::PhantomData;
 
 use super::memory::{LargeArray, OutOfMemory, Zeroable, power_of_two_fitting};
 use super::slot::Slot;
+
+/// A position's entry at least this much deeper than a new result for it is kept: a
+/// solve's entry (stored beyond every midgame depth) would otherwise be lost to the
+/// shallow searches that its own and its ancestors' probable cuts make of the same
+/// position, and the next selective level would search the whole tree again.
+const KEEP_DEEPER_BY: u32 = 64;
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,6 +222,9 @@ impl<M: MoveBits> Table<M> {
                 break;
             }
             if e.check == check {
+                if u32::from(e.depth) >= depth + KEEP_DEEPER_BY {
+                    return;
+                }
                 victim = i;
                 kept_move = e.mv;
                 break;
@@ -282,6 +292,23 @@ mod tests {
             table.store(key(i), 1, 0, Bound::Exact, None);
         }
         assert_eq!(table.probe(key(0)).unwrap().depth, 20);
+    }
+
+    /// A solve's entry (far deeper than any midgame one) is not replaced by a shallow
+    /// search of the same position, as a probable cut's is; a result not that much
+    /// shallower replaces the entry as always.
+    #[test]
+    fn a_far_deeper_entry_of_a_position_outlives_a_shallow_result_for_it() {
+        let table: Table<Move> = Table::new(1).unwrap();
+        let key = 42 << 32 | 42;
+        table.store(key, 210, 300, Bound::Lower, Some(Move::from_index(5)));
+        table.store(key, 12, -50, Bound::Upper, None);
+        let hit = table.probe(key).unwrap();
+        assert_eq!((hit.depth, hit.score, hit.bound), (210, 300, Bound::Lower));
+        table.store(key, 200, 250, Bound::Exact, None);
+        let hit = table.probe(key).unwrap();
+        assert_eq!((hit.depth, hit.score, hit.bound), (200, 250, Bound::Exact));
+        assert_eq!(hit.mv, Some(Move::from_index(5)));
     }
 
     #[test]

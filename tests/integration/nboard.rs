@@ -1172,7 +1172,7 @@ fn a_long_hint_steps_through_the_selective_solves() {
         } else {
             &[73, 89, 100]
         };
-        check_steps(&pos, &lines, expected, 90);
+        check_steps(&pos, &lines, expected, 85);
     }
 }
 
@@ -1216,8 +1216,10 @@ fn check_steps(pos: &Position, lines: &[String], expected: &[u8], equal: usize) 
         "{empties} empties: {levels:?}"
     );
     // A probable value depends on the search's path (the windows it was searched in
-    // and what its table held), so a separate search at the same level may end a
-    // disc or two away (at 32 empties, 2 of 30 lines did); an exact value is one.
+    // and what its table held: entries of less sure levels whose cuts had the margin
+    // of this one), so a separate search at the same level may end a disc or two away
+    // (at 32 empties, 5 of 41 lines did; 2 of 30 before the levels shared entries); an
+    // exact value is one.
     let mut same = 0;
     for &(mv, value, confidence) in &solved {
         let separate = separate_value(pos, mv, confidence)

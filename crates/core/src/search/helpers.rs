@@ -16,7 +16,7 @@ use std::time::Instant;
 use crate::game::Score;
 
 use super::aspiration_search;
-use super::negamax::{RootOutcome, Run, Watch};
+use super::negamax::{EXACT_TABLE_LEVEL, RootOutcome, Run, Watch};
 use super::ordering;
 use super::plan::Searchable;
 
@@ -170,6 +170,7 @@ impl<'scope, 'env> Pool<'scope, 'env> {
                             history: vec![0; crate::game::HISTORY_SLOTS],
                             spare_keyed: Vec::new(),
                             lines: None,
+                            holds_to: EXACT_TABLE_LEVEL,
                         };
                         helper.watch.preempt = Some(&shared.restarts[index]);
                         helper.watch.tally = Some(&shared.nodes);

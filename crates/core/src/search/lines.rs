@@ -23,7 +23,7 @@ use std::time::Duration;
 use crate::game::{INFINITY, Score};
 
 use super::busy::BusyMarks;
-use super::negamax::{LineAim, RootOutcome, Run, Watch, guess_of};
+use super::negamax::{EXACT_TABLE_LEVEL, LineAim, RootOutcome, Run, Watch, guess_of};
 use super::plan::Searchable;
 
 /// One root move's result.
@@ -303,6 +303,7 @@ pub(super) fn root_lines<G: Searchable>(
                             history,
                             spare_keyed: Vec::new(),
                             lines: None,
+                            holds_to: EXACT_TABLE_LEVEL,
                         };
                         worker.watch.preempt = Some(&cancels[index]);
                         worker.watch.tally = Some(tally);

@@ -36,7 +36,7 @@ use crate::game::{Evaluator, INFINITY, Score, mix64};
 use busy::BusyMarks;
 pub use memory::{OutOfMemory, available_mb as memory_available_mb};
 pub use negamax::Watch;
-use negamax::{LineSink, Pulse, Run};
+use negamax::{EXACT_TABLE_LEVEL, LineSink, Pulse, Run};
 pub use ordering::OrderingRules;
 use plan::{Course, PlanTables, Step, Tables};
 pub use plan::{Plan, Searchable};
@@ -510,6 +510,7 @@ impl<G: Searchable> Searcher<G> {
             history: vec![0; crate::game::HISTORY_SLOTS],
             spare_keyed: Vec::new(),
             lines: Some(LineSink::new(observer, start)),
+            holds_to: EXACT_TABLE_LEVEL,
         };
         run.watch.pulse = Some(Pulse::new(&pulse));
         // Nothing can change where an earlier solve proved the root's value: its move

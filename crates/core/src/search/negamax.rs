@@ -204,6 +204,13 @@ pub struct Run<'a, G: Searchable> {
     pub(super) spare_keyed: Vec<KeyedMoves<G::Move>>,
     /// Where the root moves' values go as they are found (the driver's run only).
     pub(super) lines: Option<LineSink<'a, G::Move>>,
+    /// The surest level of a selective solve that the node under way's result holds at
+    /// so far: the least sure of the probable cuts, table entries and solver results it
+    /// rests on, in table levels ([`EXACT_TABLE_LEVEL`]: none, the result is exact). A
+    /// cut made with more margin than its level asks holds at surer levels too, so the
+    /// node's entry serves them: the next level searches again only where a cut was
+    /// close (see [`Run::pvs`]).
+    pub(super) holds_to: u32,
 }
 
 /// Where the values of a search's root moves go as an iteration finds them.
@@ -251,7 +258,7 @@ pub(super) fn guess_of<M: Copy + PartialEq>(values: &[(M, Score)], mv: M) -> Opt
 /// The table depth of a node a solve's midgame search searches to the end of the game:
 /// this plus the solve's level ([`EXACT_TABLE_LEVEL`] for an exact solve).
 const END_TABLE_DEPTH: u32 = 200;
-const EXACT_TABLE_LEVEL: u32 = 50;
+pub(super) const EXACT_TABLE_LEVEL: u32 = 50;
 
 /// Plies of captures searched beyond the nominal depth.
 const QUIESCENCE_PLIES: i32 = 4;
@@ -373,7 +380,27 @@ impl<G: Searchable> Run<'_, G> {
     /// What can end a node before its moves are searched comes first (the leaf, the
     /// ended game, the plan's solver, the horizon, the table's bound, ProbCut); then the
     /// moves ([`Run::search_moves`]) and the table's new entry.
+    ///
+    /// The node's result holds at the level its own search found ([`Run::holds_to`]),
+    /// and its parent's at no surer one.
     pub(super) fn pvs(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: u32,
+        static_eval: Option<Score>,
+    ) -> Score {
+        let outer = std::mem::replace(&mut self.holds_to, EXACT_TABLE_LEVEL);
+        let score = self.pvs_node(pos, depth, alpha, beta, ply, static_eval);
+        self.holds_to = self.holds_to.min(outer);
+        score
+    }
+
+    /// The body of [`Run::pvs`].
+    #[inline(always)]
+    fn pvs_node(
         &mut self,
         pos: &G,
         depth: i32,
@@ -429,6 +456,7 @@ impl<G: Searchable> Run<'_, G> {
                 && !pv_node
                 && u32::from(hit.depth) >= table_depth
             {
+                self.rest_on_entry(table_depth, u32::from(hit.depth));
                 return score;
             }
         }
@@ -440,8 +468,28 @@ impl<G: Searchable> Run<'_, G> {
         if self.watch.aborted {
             return 0;
         }
-        self.store_node(key, table_depth, best, best_move, alpha, beta);
+        let stored_depth = if table_depth >= END_TABLE_DEPTH {
+            table_depth.max(END_TABLE_DEPTH + self.holds_to)
+        } else {
+            table_depth
+        };
+        self.store_node(key, stored_depth, best, best_move, alpha, beta);
         best
+    }
+
+    /// A node searched to the end of the game (its `table_depth` says) rests on a table
+    /// entry stored at `entry_depth`: the node holds at no surer level than the entry.
+    #[inline(always)]
+    fn rest_on_entry(&mut self, table_depth: u32, entry_depth: u32) {
+        if table_depth >= END_TABLE_DEPTH {
+            self.rest_on(entry_depth.saturating_sub(END_TABLE_DEPTH));
+        }
+    }
+
+    /// The node under way rests on a result that holds up to `level` (table levels).
+    #[inline(always)]
+    pub(super) fn rest_on(&mut self, level: u32) {
+        self.holds_to = self.holds_to.min(level);
     }
 
     /// The depth a node of `pos` searched `depth` plies deep is stored with and needs

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Score};
 
-use super::negamax::{Run, Watch};
+use super::negamax::{EXACT_TABLE_LEVEL, Run, Watch};
 use super::ordering::OrderingRules;
 use super::probcut::Fit;
 use super::time::{Budget, Schedule};
@@ -106,6 +106,12 @@ pub trait Plan<G: Searchable>: Sized {
     /// Percent of selective solves of `level` expected to be right.
     fn selective_confidence(_level: usize) -> u8 {
         0
+    }
+
+    /// The surest selective level, at least `asked`, whose cuts ask at most `margin`
+    /// standard deviations: a cut made with that much to spare holds at each level to it.
+    fn surest_level(_margin: f32, asked: usize) -> usize {
+        asked
     }
 
     /// The half-width of a win/loss/draw solve's window around a draw: scores inside it
@@ -284,6 +290,14 @@ impl<'r, 'a, G: Searchable> SearchMut<'r, 'a, G> {
     #[inline(always)]
     pub fn watch(&mut self) -> &mut Watch<'a> {
         &mut self.run.watch
+    }
+
+    /// The plan's solve that ends this node holds up to selective `level` (`None`:
+    /// it is exact), and so does the node (see [`Plan::surest_level`]).
+    #[inline(always)]
+    pub fn rest_on(&mut self, level: Option<usize>) {
+        self.run
+            .rest_on(level.map_or(EXACT_TABLE_LEVEL, |level| level as u32));
     }
 }
 

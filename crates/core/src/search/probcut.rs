@@ -68,20 +68,37 @@ impl<G: Searchable> Run<'_, G> {
         let (low, high) = bounds(cut.fit, alpha, beta, cut.margin);
         let static_value = static_eval.unwrap_or_else(|| self.evaluator.evaluate(pos));
         let known = Some(static_value);
-        if static_value >= high - cut.probe_below_high
-            && self.pvs(pos, shallow, high - 1, high, ply, known) >= high
-            && !self.watch.aborted
-        {
-            return Some(beta);
+        if static_value >= high - cut.probe_below_high {
+            let value = self.pvs(pos, shallow, high - 1, high, ply, known);
+            if value >= high && !self.watch.aborted {
+                self.rest_on_cut(end, beyond(cut.fit, value, beta));
+                return Some(beta);
+            }
         }
-        if static_value <= low + cut.probe_above_low
-            && self.pvs(pos, shallow, low, low + 1, ply, known) <= low
-            && !self.watch.aborted
-        {
-            return Some(alpha);
+        if static_value <= low + cut.probe_above_low {
+            let value = self.pvs(pos, shallow, low, low + 1, ply, known);
+            if value <= low && !self.watch.aborted {
+                self.rest_on_cut(end, -beyond(cut.fit, value, alpha));
+                return Some(alpha);
+            }
         }
         None
     }
+
+    /// A cut against the end of the game in a selective solve of level `end` rests on
+    /// its `spare` standard deviations: it holds at every level asking no more.
+    #[inline(always)]
+    fn rest_on_cut(&mut self, end: Option<usize>, spare: f32) {
+        if let Some(asked) = end {
+            self.rest_on(G::Plan::surest_level(spare, asked) as u32);
+        }
+    }
+}
+
+/// How many standard deviations the deep value that `fit` predicts from the shallow
+/// `value` lies above `bound` (below it, negative).
+pub fn beyond(fit: Fit, value: Score, bound: Score) -> f32 {
+    (fit.a * value as f32 + fit.b - bound as f32) / fit.sigma
 }
 
 /// The least-squares line `y ≈ a * x + b` through the pairs and the standard deviation

@@ -100,6 +100,10 @@ impl Plan<Position> for OthelloPlan {
         confidence_percent(SELECTIVE_T[level])
     }
 
+    fn surest_level(margin: f32, asked: usize) -> usize {
+        probcut::surest_level(margin, asked)
+    }
+
     /// Scores are whole discs: inside (-1, +1) is a draw, a bound outside proves the win
     /// or the loss.
     const WIN_LOSS_DRAW_WINDOW: Score = DISC;

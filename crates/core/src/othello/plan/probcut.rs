@@ -40,6 +40,16 @@ pub const SELECTIVE_T: [f32; 36] = [
     2.05, 2.17, 2.33, 2.6,
 ];
 
+/// The surest level of [`SELECTIVE_T`], at least `asked`, whose margin is at most
+/// `margin`: a cut made with that many standard deviations to spare holds at each level
+/// to it, so that the next level need not search its node again.
+pub fn surest_level(margin: f32, asked: usize) -> usize {
+    SELECTIVE_T
+        .partition_point(|&t| t <= margin)
+        .saturating_sub(1)
+        .max(asked)
+}
+
 /// The level of [`SELECTIVE_T`] that is 73% sure.
 pub const LEVEL_73: usize = 9;
 /// The level of [`SELECTIVE_T`] that is 89% sure.

@@ -37,17 +37,15 @@ pub(in crate::othello::plan) fn exact_line(
         })
     };
     let mut watch = search.side_watch(LINE_NODES);
-    let mut ctx = Ctx {
-        watch: &mut watch,
-        shared: Shared {
-            table: solver,
-            rules: search.rules(),
-            eval: &eval,
-            selectivity: None,
-            level: EXACT,
-            parallel: false,
-        },
+    let shared = Shared {
+        table: solver,
+        rules: search.rules(),
+        eval: &eval,
+        selectivity: None,
+        level: EXACT,
+        parallel: false,
     };
+    let mut ctx = Ctx::new(&mut watch, shared);
     let mut line = vec![first];
     if let Some(square) = first.square() {
         remember(&ctx, pos, score / DISC, square);

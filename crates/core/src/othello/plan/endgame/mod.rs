@@ -40,10 +40,10 @@ use crate::game::{Color, INFINITY, Score};
 use crate::othello::bitboard::{CORNERS, Kernel, Portable, Squares, neighbours};
 use crate::othello::position::{DISC, Position};
 use crate::search::plan::{SearchMut, Tables};
-use crate::search::probcut::bounds;
+use crate::search::probcut::{beyond, bounds};
 use crate::search::{OrderingRules, OutOfMemory, Watch};
 
-use super::probcut::{SELECTIVE_T, endgame_fit};
+use super::probcut::{SELECTIVE_T, endgame_fit, surest_level};
 use super::probcut_params::ENDGAME_DEPTH;
 use super::stability::stable_discs;
 
@@ -65,6 +65,37 @@ const QUADRANTS: [u64; 4] = [
 struct Ctx<'w, 'a> {
     watch: &'w mut Watch<'a>,
     shared: Shared<'w>,
+    /// The surest level the node under way's result holds at so far: the least sure of
+    /// the probable cuts and table entries it rests on ([`EXACT`]: none). Its entry is
+    /// stored at that level, so that surer solves find it too (see [`own_level`]).
+    holds_to: u8,
+}
+
+impl<'w, 'a> Ctx<'w, 'a> {
+    /// A thread's context for a solve: nothing rested on yet.
+    fn new(watch: &'w mut Watch<'a>, shared: Shared<'w>) -> Ctx<'w, 'a> {
+        Ctx {
+            watch,
+            shared,
+            holds_to: EXACT,
+        }
+    }
+
+    /// The node under way rests on a result that holds up to `level`.
+    #[inline(always)]
+    fn rest_on(&mut self, level: u8) {
+        self.holds_to = self.holds_to.min(level);
+    }
+}
+
+/// The search of a node by `search`: its result holds at the level its own search
+/// found, and its parent's at no surer one.
+#[inline(always)]
+fn own_level<R>(ctx: &mut Ctx, search: impl FnOnce(&mut Ctx) -> R) -> R {
+    let outer = std::mem::replace(&mut ctx.holds_to, EXACT);
+    let result = search(ctx);
+    ctx.holds_to = ctx.holds_to.min(outer);
+    result
 }
 
 /// What every thread of a solve shares.
@@ -104,16 +135,23 @@ fn probable_cut<K: Paths>(
 ) -> Option<i32> {
     let fit = endgame_fit(empties);
     let depth = ENDGAME_DEPTH;
-    let (low, high) = bounds(fit, alpha * DISC, (alpha + 1) * DISC, t);
+    let (low_bound, high_bound) = (alpha * DISC, (alpha + 1) * DISC);
+    let (low, high) = bounds(fit, low_bound, high_bound, t);
+    let asked = usize::from(ctx.shared.level);
     // A midgame value never leaves (-64, 64) discs, so a bound beyond is never reached.
-    if high <= 64 * DISC
-        && k.midgame(ctx, p, o, depth, high - 1, high) >= high
-        && !ctx.watch.aborted
-    {
-        return Some(alpha + 1);
+    if high <= 64 * DISC {
+        let value = k.midgame(ctx, p, o, depth, high - 1, high);
+        if value >= high && !ctx.watch.aborted {
+            ctx.rest_on(surest_level(beyond(fit, value, high_bound), asked) as u8);
+            return Some(alpha + 1);
+        }
     }
-    if low >= -64 * DISC && k.midgame(ctx, p, o, depth, low, low + 1) <= low && !ctx.watch.aborted {
-        return Some(alpha);
+    if low >= -64 * DISC {
+        let value = k.midgame(ctx, p, o, depth, low, low + 1);
+        if value <= low && !ctx.watch.aborted {
+            ctx.rest_on(surest_level(-beyond(fit, value, low_bound), asked) as u8);
+            return Some(alpha);
+        }
     }
     None
 }
@@ -460,10 +498,16 @@ fn pick<const N: usize>(list: &mut MoveList<N>, i: usize, n: usize) -> (u8, u64)
 
 /// A principal-variation node: window (`alpha`, `beta`) wider than null.
 #[inline(always)]
-fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
+fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
     if beta - alpha <= 1 {
         return nws(k, ctx, p, o, alpha);
     }
+    own_level(ctx, |ctx| pv_node(k, ctx, p, o, alpha, beta))
+}
+
+/// The body of [`pv`].
+#[inline(always)]
+fn pv_node<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i32) -> i32 {
     if ctx.watch.tick() {
         return 0;
     }
@@ -480,6 +524,7 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
     let mut hash_move = 64;
     if use_table && let Some(e) = ctx.shared.table.probe(key) {
         if e.level >= ctx.shared.level {
+            ctx.rest_on(e.level);
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
             if lower >= beta || lower == upper {
                 return lower;
@@ -530,7 +575,7 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
         let (lower, upper) = proven_bounds(best, original_alpha, beta);
         ctx.shared
             .table
-            .store(key, empties, ctx.shared.level, lower, upper, best_move);
+            .store(key, empties, ctx.holds_to, lower, upper, best_move);
     }
     best
 }
@@ -539,6 +584,12 @@ fn pv<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, mut alpha: i32, mut beta: i
 /// transposition cutoffs, the full ordering key.
 #[inline(always)]
 fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
+    own_level(ctx, |ctx| nws_table_node(k, ctx, p, o, alpha))
+}
+
+/// The body of [`nws_table`].
+#[inline(always)]
+fn nws_table_node<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     // Step 1. The node count, the end of the game or a pass, the stability cutoff.
     let moves = match enter_nws(k, ctx, p, o, alpha) {
         Ok(moves) => moves,
@@ -575,7 +626,7 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
     let (lower, upper) = proven_bounds(best, alpha, alpha + 1);
     ctx.shared
         .table
-        .store(key, empties, ctx.shared.level, lower, upper, best_move);
+        .store(key, empties, ctx.holds_to, lower, upper, best_move);
     best
 }
 
@@ -583,7 +634,7 @@ fn nws_table<K: Paths>(k: K, ctx: &mut Ctx, p: u64, o: u64, alpha: i32) -> i32 {
 /// node's score where its bounds settle it; `Ok` the hash move (64 for none) and
 /// whether every move is expected to fail low.
 #[inline(always)]
-fn probe_nws(ctx: &Ctx, key: u64, alpha: i32) -> Result<(u8, bool), i32> {
+fn probe_nws(ctx: &mut Ctx, key: u64, alpha: i32) -> Result<(u8, bool), i32> {
     let mut hash_move = 64;
     // A search of this position failed low here before (a selective one, or the
     // exact one with another window): expect every move to fail low again, so that
@@ -594,11 +645,9 @@ fn probe_nws(ctx: &Ctx, key: u64, alpha: i32) -> Result<(u8, bool), i32> {
         // Bounds from a less sure search than this one only order the moves.
         if e.level >= ctx.shared.level {
             let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-            if lower > alpha {
-                return Err(lower);
-            }
-            if upper <= alpha {
-                return Err(upper);
+            if lower > alpha || upper <= alpha {
+                ctx.rest_on(e.level);
+                return Err(if lower > alpha { lower } else { upper });
             }
         }
         if ctx.shared.rules.hash_move {
@@ -636,9 +685,10 @@ fn transposition_cutoff<K: Paths>(
             && -i32::from(e.upper) > alpha
         {
             let score = -i32::from(e.upper);
+            ctx.rest_on(e.level);
             ctx.shared
                 .table
-                .store(key, empties, ctx.shared.level, score, 64, square as u8);
+                .store(key, empties, ctx.holds_to, score, 64, square as u8);
             return Some(score);
         }
     }
@@ -845,7 +895,7 @@ pub(super) fn solve_if_reachable(
         opponent: pos.opponent,
         side: Color::Black,
     };
-    Some(solve_position(
+    let (score, holds_to) = solve_position(
         solver,
         search.watch(),
         rules,
@@ -855,7 +905,9 @@ pub(super) fn solve_if_reachable(
         pos,
         alpha,
         beta,
-    ))
+    );
+    search.rest_on((holds_to != EXACT).then_some(usize::from(holds_to)));
+    Some(score)
 }
 
 /// The solver's table as the plan's tables: half the hash size.
@@ -887,7 +939,8 @@ const PARALLEL_FROM: u32 = 18;
 /// `threads` > 1 and enough empties, helper threads search the same position beside
 /// this one, sharing the table: each puts off the moves another is searching at the
 /// time (so that they part ways), and their results serve the others through the
-/// table. The calling thread's result is returned.
+/// table. The calling thread's result is returned, with the level it holds to
+/// ([`EXACT`] where exact).
 #[allow(clippy::too_many_arguments)]
 fn solve_position(
     solver: &Solver,
@@ -899,7 +952,7 @@ fn solve_position(
     pos: &Position,
     alpha: Score,
     beta: Score,
-) -> Score {
+) -> (Score, u8) {
     // The window in whole discs that contains the caller's window.
     let low = alpha.div_euclid(DISC).clamp(-65, 65);
     let high = (beta + DISC - 1)
@@ -916,7 +969,9 @@ fn solve_position(
         parallel: threads > 1 && pos.empty_count() >= PARALLEL_FROM,
     };
     if !shared.parallel {
-        return solve(&mut Ctx { watch, shared }, player, opponent, low, high) * DISC;
+        let ctx = &mut Ctx::new(watch, shared);
+        let score = solve(ctx, player, opponent, low, high);
+        return (score * DISC, ctx.holds_to);
     }
     let finished = AtomicBool::new(false);
     let deadline = watch.deadline;
@@ -929,11 +984,7 @@ fn solve_position(
                     .name("solver".into())
                     .spawn_scoped(scope, move || {
                         let mut own = Watch::new(finished, deadline, u64::MAX);
-                        let ctx = &mut Ctx {
-                            watch: &mut own,
-                            shared,
-                        };
-                        solve(ctx, player, opponent, low, high);
+                        solve(&mut Ctx::new(&mut own, shared), player, opponent, low, high);
                         own.nodes
                     });
                 started
@@ -941,7 +992,9 @@ fn solve_position(
                     .ok()
             })
             .collect();
-        let score = solve(&mut Ctx { watch, shared }, player, opponent, low, high);
+        let ctx = &mut Ctx::new(watch, shared);
+        let score = solve(ctx, player, opponent, low, high);
+        let holds_to = ctx.holds_to;
         finished.store(true, Relaxed);
         for helper in helpers {
             match helper.join() {
@@ -949,12 +1002,13 @@ fn solve_position(
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        score * DISC
+        (score * DISC, holds_to)
     })
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::probcut::LEVEL_73;
     use super::*;
     use crate::game::mix64;
     use crate::othello::bitboard;
@@ -1012,18 +1066,72 @@ mod tests {
         let mut watch = Watch::new(&stop, None, u64::MAX);
         let table = Solver::new(1).unwrap();
         let eval = |p: u64, o: u64| (p.count_ones() as i32 - o.count_ones() as i32) * DISC;
-        let mut ctx = Ctx {
-            watch: &mut watch,
-            shared: Shared {
-                table: &table,
-                rules: OrderingRules::default(),
-                eval: &eval,
-                selectivity: None,
-                level: EXACT,
-                parallel: false,
-            },
+        let shared = Shared {
+            table: &table,
+            rules: OrderingRules::default(),
+            eval: &eval,
+            selectivity: None,
+            level: EXACT,
+            parallel: false,
         };
+        let mut ctx = Ctx::new(&mut watch, shared);
         k.pv(&mut ctx, p, o, alpha, beta)
+    }
+
+    /// A selective solve's result holds at the level it says: solved afresh at that
+    /// level, every position scores the same (each cut had that much margin to spare,
+    /// so the surer solve makes the same cuts and searches the same tree); and some
+    /// results hold at surer levels than asked, some only at the level asked.
+    #[test]
+    fn a_selective_result_holds_at_the_level_it_says() {
+        let eval = |p: u64, o: u64| (p.count_ones() as i32 - o.count_ones() as i32) * DISC;
+        let solve_at = |pos: &Position, level: usize| {
+            let stop = AtomicBool::new(false);
+            let mut watch = Watch::new(&stop, None, u64::MAX);
+            let table = Solver::new(1).unwrap();
+            let rules = OrderingRules::default();
+            let (alpha, beta) = (-65 * DISC, 65 * DISC);
+            solve_position(
+                &table,
+                &mut watch,
+                rules,
+                &eval,
+                Some(level),
+                1,
+                pos,
+                alpha,
+                beta,
+            )
+        };
+        let (mut surer, mut asked) = (0, 0);
+        for seed in 0..24 {
+            let (player, opponent) = position(seed, 16 + (seed % 3) as u32);
+            let pos = Position {
+                player,
+                opponent,
+                side: Color::Black,
+            };
+            for level in [0, LEVEL_73] {
+                let (score, holds_to) = solve_at(&pos, level);
+                if holds_to == EXACT {
+                    continue;
+                }
+                let holds_to = usize::from(holds_to);
+                assert!(holds_to >= level, "seed {seed}: {holds_to} below {level}");
+                if holds_to > level {
+                    surer += 1;
+                    let (again, holds_again) = solve_at(&pos, holds_to);
+                    assert_eq!(
+                        (again, usize::from(holds_again)),
+                        (score, holds_to),
+                        "seed {seed}, level {level}"
+                    );
+                } else {
+                    asked += 1;
+                }
+            }
+        }
+        assert!(surer > 0 && asked > 0, "{surer} surer, {asked} as asked");
     }
 
     /// Fail-soft: the result is the value inside the window, or a bound on the right
